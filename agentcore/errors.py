@@ -1,0 +1,146 @@
+"""The typed errors of the agent runtime (chapter section 7).
+
+An agent run can go wrong in several layers, and each layer has its own error so that a
+reader knows where to look first:
+
+====================== ============================== ==========================================
+error                  raised when                    look first at
+====================== ============================== ==========================================
+InvalidModelTurnError  the model's turn breaks the    the model (or its adapter)
+                       internal protocol (section 4)
+UnknownToolError       the model asks for a tool the  the tool list you configured, or the model
+                       registry does not hold (5.2)
+ToolArgumentsError     arguments fail the tool's      the arguments schema and the model's
+                       pydantic model (5.1)           arguments
+ToolExecutionError     a handler raised, or returned  the Python handler or the service behind it
+                       something not JSON (7)
+MaxStepsExceeded       the model did not finish in    the task, the model, or the budget
+                       ``max_steps`` model turns (6.4)
+ToolBudgetExceeded     a turn would run more tools    the task, the model, or the budget
+                       than ``max_tool_calls`` allows
+ModelError             the model itself raised while  the model (an adapter's errors subclass it)
+                       producing a turn
+====================== ============================== ==========================================
+
+Every error that leaves :meth:`agentcore.AgentRuntime.run` carries what had happened until
+then: the transcript (``messages``), the number of model turns and of tool executions. A
+failed run loses nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+
+class AgentRuntimeError(Exception):
+    """Base class of every error the runtime raises on purpose.
+
+    Attributes (filled in by the runtime when the error leaves a run; empty and zero when the
+    error is raised outside a run, for example by ``ToolCall(...)`` in your own code):
+
+    * ``messages``: ``list[dict]``, the transcript up to and including the failing request.
+    * ``model_turns``: ``int``, model turns used, the failing one included.
+    * ``tool_executions``: ``int``, handlers that were run.
+    """
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.messages: list[Mapping[str, Any]] = []
+        self.model_turns = 0
+        self.tool_executions = 0
+
+    def attach_run(
+        self, messages: Sequence[Mapping[str, Any]], model_turns: int, tool_executions: int
+    ) -> None:
+        """Record what the failed run had done (called by the runtime, once, on the way out).
+
+        Inputs: the transcript so far, the model turns used and the handlers run.
+        """
+        self.messages = list(messages)
+        self.model_turns = model_turns
+        self.tool_executions = tool_executions
+
+    def __repr__(self) -> str:
+        return (
+            f"{type(self).__name__}({str(self)!r}, model_turns={self.model_turns}, "
+            f"tool_executions={self.tool_executions}, messages=<{len(self.messages)} messages>)"
+        )
+
+
+class InvalidModelTurnError(AgentRuntimeError):
+    """A model turn breaks the internal protocol (chapter sections 4.1 and 4.2).
+
+    Raised by ``ToolCall`` and ``ModelTurn`` for a bad field (each message names the field),
+    and by the runtime when a model returns something that is not a ``ModelTurn`` or reuses a
+    ``call_id`` seen earlier in the same run.
+    """
+
+
+class UnknownToolError(AgentRuntimeError):
+    """The model asked for a tool the registry does not hold (chapter section 5.2).
+
+    Attributes: ``name`` (the requested tool) and ``registered`` (the names that exist).
+    """
+
+    def __init__(self, name: str, registered: Sequence[str]) -> None:
+        listed = ", ".join(registered) if registered else "none"
+        super().__init__(
+            f"Unknown tool {name!r}: the registry only holds {listed}. "
+            "Check the model's request, or register the tool if it should exist."
+        )
+        self.name = name
+        self.registered = tuple(registered)
+
+
+class ToolArgumentsError(AgentRuntimeError):
+    """A tool call's arguments failed the tool's pydantic model (chapter section 5.1).
+
+    Attributes: ``tool`` (the tool name) and ``errors``, pydantic's field errors as a list of
+    dicts (``loc``, ``msg``, ``type``, ``input``). The handler did not run.
+    """
+
+    def __init__(self, tool: str, errors: list[dict[str, Any]]) -> None:
+        details = "; ".join(
+            f"{'.'.join(str(part) for part in error['loc']) or '(arguments)'}: {error['msg']}"
+            for error in errors
+        )
+        super().__init__(f"Invalid arguments for tool {tool!r}: {details}")
+        self.tool = tool
+        self.errors = errors
+
+
+class ToolExecutionError(AgentRuntimeError):
+    """A handler raised, or returned a result that is not JSON (chapter section 7).
+
+    The original exception, if any, is ``__cause__``. Attribute: ``tool``, the tool name.
+    """
+
+    def __init__(self, tool: str, message: str) -> None:
+        super().__init__(message)
+        self.tool = tool
+
+
+class MaxStepsExceeded(AgentRuntimeError):
+    """The run did not finish within ``max_steps`` model turns (chapter section 6.4).
+
+    Every turn's tool calls were executed; the model simply never gave a final answer.
+    """
+
+
+class ToolBudgetExceeded(AgentRuntimeError):
+    """A turn asked for more tool executions than ``max_tool_calls`` still allows.
+
+    Raised before any handler of that turn runs.
+    """
+
+
+class ModelError(AgentRuntimeError):
+    """The model raised while producing a turn; the original exception is ``__cause__``.
+
+    Provider adapters raise subclasses of it for HTTP and wire-format problems.
+    """
+
+
+class ScriptExhaustedError(ModelError):
+    """A :class:`agentcore.ScriptedModel` was asked for more turns than its script holds."""

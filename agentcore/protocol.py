@@ -1,0 +1,140 @@
+"""The runtime's internal language: ``ToolCall``, ``ModelTurn`` and the ``Model`` protocol.
+
+Chapter section 4: a provider's response is rich and changes over time; the runtime needs
+very little of it. A model turn is either a final text or one or more tool calls, never both
+and never neither (4.1), and every tool call carries a ``call_id`` that pairs it with its
+observation (4.2). Adapters translate a provider's wire format into these two shapes, so the
+loop never sees the wire format.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+from agentcore.errors import InvalidModelTurnError
+from agentcore.transcript import Message, freeze
+
+ToolSchema = Mapping[str, Any]
+"""What the model is shown of one tool: ``{"name", "description", "parameters"}``."""
+
+
+def _require_text(value: object, field_name: str) -> None:
+    if not isinstance(value, str) or not value.strip():
+        raise InvalidModelTurnError(f"{field_name} must be a non-blank string, got {value!r}")
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    """One tool request from the model (chapter section 4).
+
+    Fields:
+
+    * ``call_id`` (``str``, non-blank): pairs this call with its observation; unique in a run.
+    * ``name`` (``str``, non-blank): the tool to run, looked up in the registry.
+    * ``arguments`` (a JSON object, ``dict[str, Any]``): stored as a read-only deep copy.
+
+    Raises :class:`InvalidModelTurnError`, naming the field, for a blank or non-string
+    ``call_id`` or ``name``, or ``arguments`` that are not a JSON object (a list, a string, a
+    dict holding NaN or a set, ...).
+    """
+
+    call_id: str
+    name: str
+    arguments: Mapping[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        _require_text(self.call_id, "ToolCall.call_id")
+        _require_text(self.name, "ToolCall.name")
+        if not isinstance(self.arguments, Mapping):
+            raise InvalidModelTurnError(
+                f"ToolCall.arguments must be a JSON object (a dict), got "
+                f"{type(self.arguments).__name__}: {self.arguments!r}"
+            )
+        try:
+            frozen = freeze(self.arguments, "ToolCall.arguments")
+        except ValueError as error:
+            raise InvalidModelTurnError(str(error)) from None
+        object.__setattr__(self, "arguments", frozen)
+
+    def as_message_entry(self) -> dict[str, Any]:
+        """Return the call as the transcript stores it: ``{"call_id", "name", "arguments"}``."""
+        return {"call_id": self.call_id, "name": self.name, "arguments": self.arguments}
+
+
+@dataclass(frozen=True)
+class ModelTurn:
+    """One decision of the model: a final text, or tool calls (chapter section 4.1).
+
+    Fields:
+
+    * ``final_text`` (``str | None``): the answer; non-blank when given.
+    * ``tool_calls`` (``tuple[ToolCall, ...]``): the requested calls, run in this order.
+    * ``provider_items`` (``tuple`` of JSON values): opaque data an adapter may need to
+      replay on the next request (reasoning items, text said beside the calls). The runtime
+      stores it in the transcript beside the turn and never reads it to choose an action.
+
+    Raises :class:`InvalidModelTurnError` when both or neither of ``final_text`` and
+    ``tool_calls`` are given, for a blank final text, for an element that is not a
+    ``ToolCall``, and for a ``call_id`` that repeats within the turn.
+    """
+
+    final_text: str | None = None
+    tool_calls: tuple[ToolCall, ...] = ()
+    provider_items: tuple[Any, ...] = ()
+
+    def __post_init__(self) -> None:
+        if isinstance(self.tool_calls, list):
+            object.__setattr__(self, "tool_calls", tuple(self.tool_calls))
+        try:
+            items = tuple(
+                freeze(item, f"ModelTurn.provider_items[{index}]")
+                for index, item in enumerate(self.provider_items)
+            )
+        except (TypeError, ValueError) as error:
+            raise InvalidModelTurnError(
+                f"ModelTurn.provider_items must be a sequence of JSON values: {error}"
+            ) from None
+        object.__setattr__(self, "provider_items", items)
+        if not isinstance(self.tool_calls, tuple):
+            raise InvalidModelTurnError(
+                f"ModelTurn.tool_calls must be a tuple of ToolCall, got "
+                f"{type(self.tool_calls).__name__}"
+            )
+        has_final = self.final_text is not None
+        has_calls = bool(self.tool_calls)
+        if has_final == has_calls:
+            raise InvalidModelTurnError(
+                "A model turn must contain exactly one of final_text or tool_calls "
+                f"(got {'both' if has_final else 'neither'})"
+            )
+        if has_final:
+            _require_text(self.final_text, "ModelTurn.final_text")
+        seen: set[str] = set()
+        for index, call in enumerate(self.tool_calls):
+            if not isinstance(call, ToolCall):
+                raise InvalidModelTurnError(
+                    f"ModelTurn.tool_calls[{index}] must be a ToolCall, got {type(call).__name__}"
+                )
+            if call.call_id in seen:
+                raise InvalidModelTurnError(
+                    f"ModelTurn.tool_calls repeats call_id {call.call_id!r}; "
+                    "every call in a turn needs its own call_id"
+                )
+            seen.add(call.call_id)
+
+
+@runtime_checkable
+class Model(Protocol):
+    """Anything that can take one model turn (chapter section 8).
+
+    ``generate(messages, tools)`` receives the transcript so far (a read-only sequence of
+    message dicts) and the tool schemas (``{"name", "description", "parameters"}`` each), and
+    returns a :class:`ModelTurn`. The scripted models and the DeepSeek adapter all satisfy
+    it; the runtime cannot tell them apart.
+    """
+
+    def generate(self, messages: Sequence[Message], tools: Sequence[ToolSchema]) -> ModelTurn:
+        """Decide the next step: a final text or tool calls."""
+        ...

@@ -1,0 +1,335 @@
+"""The agent runtime: one loop that lets the model decide and keeps the application in charge.
+
+Chapter section 6. Each model turn the runtime hands the model the transcript and the tool
+schemas; the model returns a final text (the run ends) or tool calls (the runtime checks the
+whole turn, runs the calls in order, records each observation, and asks again). ``max_steps``
+bounds the number of model turns (6.4) and ``max_tool_calls`` the number of handler runs.
+
+"The model proposes, the runtime manages, the tool implements" (section 2).
+
+There is exactly one loop, :meth:`AgentRuntime._loop`. It yields typed events
+(:mod:`agentcore.events`); :meth:`AgentRuntime.run` drains it, and :class:`AgentRun` lets a
+widget or a debugger advance it one model turn at a time.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from pydantic import BaseModel
+
+from agentcore.errors import (
+    AgentRuntimeError,
+    InvalidModelTurnError,
+    MaxStepsExceeded,
+    ModelError,
+    ToolBudgetExceeded,
+    ToolExecutionError,
+)
+from agentcore.events import (
+    FinalAnswer,
+    ModelDecision,
+    RunEvent,
+    RunFailed,
+    ToolAction,
+    ToolObservation,
+)
+from agentcore.protocol import Model, ModelTurn, ToolCall
+from agentcore.tools import Tool, ToolRegistry
+from agentcore.transcript import Message, TranscriptView, freeze
+
+ToolErrorPolicy = Literal["stop", "observe"]
+"""What a failing handler does to the run: end it, or become an observation for the model."""
+
+
+@dataclass(frozen=True)
+class RunResult:
+    """A finished run (chapter section 6.2).
+
+    * ``answer``: the model's final text.
+    * ``model_turns``: model turns used (each call to ``Model.generate``).
+    * ``tool_executions``: handlers run.
+    * ``messages``: the whole transcript, read-only message dicts, user message first and
+      final assistant message last.
+    """
+
+    answer: str
+    model_turns: int
+    tool_executions: int
+    messages: list[Message]
+
+    def __repr__(self) -> str:
+        return (
+            f"RunResult(answer={self.answer!r}, model_turns={self.model_turns}, "
+            f"tool_executions={self.tool_executions}, messages=<{len(self.messages)} messages>)"
+        )
+
+
+class AgentRun:
+    """One run in progress: its transcript, its counts, and the events so far.
+
+    Made by :meth:`AgentRuntime.start`. Iterating it advances the runtime's loop one event at
+    a time; :meth:`step` advances it one model turn; :meth:`finish` runs it to the end.
+    Attributes: ``model_turns`` and ``tool_executions`` (ints), ``events`` (every event so
+    far), ``result`` (a :class:`RunResult` once the model answered), ``error`` (the
+    :class:`AgentRuntimeError` if the run failed).
+    """
+
+    def __init__(self, runtime: AgentRuntime, user_input: str) -> None:
+        self.runtime = runtime
+        self.model_turns = 0
+        self.tool_executions = 0
+        self.events: list[RunEvent] = []
+        self.result: RunResult | None = None
+        self.error: AgentRuntimeError | None = None
+        self.call_ids: set[str] = set()
+        self._messages: list[Message] = []
+        self.record({"role": "user", "content": user_input})
+        self._events = runtime._loop(self)
+
+    @property
+    def messages(self) -> TranscriptView:
+        """The transcript so far: a live, read-only view."""
+        return TranscriptView(self._messages)
+
+    @property
+    def finished(self) -> bool:
+        """True once the run answered or failed."""
+        return self.result is not None or self.error is not None
+
+    def record(self, message: Mapping[str, Any]) -> None:
+        """Append one message to the transcript, frozen so that no one can rewrite it later."""
+        self._messages.append(freeze(message, "message"))
+
+    def __iter__(self) -> Iterator[RunEvent]:
+        return self
+
+    def __next__(self) -> RunEvent:
+        event = next(self._events)
+        self.events.append(event)
+        return event
+
+    def step(self) -> list[RunEvent]:
+        """Advance by one model turn and return that turn's events.
+
+        One turn is the model's decision and then either the final answer or every action and
+        observation of its tool calls; the error event, if the run fails. Returns ``[]`` once
+        the run is finished.
+        """
+        taken: list[RunEvent] = []
+        for event in self:
+            taken.append(event)
+            if event.ends_turn:
+                break
+        return taken
+
+    def finish(self) -> RunResult:
+        """Run to the end. Returns the :class:`RunResult`, or raises the run's typed error."""
+        for _ in self:
+            pass
+        if self.error is not None:
+            raise self.error
+        assert self.result is not None  # the loop always ends with a result or an error
+        return self.result
+
+    def __repr__(self) -> str:
+        state = (
+            "answered" if self.result else type(self.error).__name__ if self.error else "running"
+        )
+        return (
+            f"AgentRun({state}, model_turns={self.model_turns}/{self.runtime.max_steps}, "
+            f"tool_executions={self.tool_executions}/{self.runtime.max_tool_calls}, "
+            f"messages=<{len(self._messages)} messages>)"
+        )
+
+
+def _check_budget(name: str, value: object, minimum: int) -> int:
+    # bool is an int subclass; True as a budget is a bug, not a 1.
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{name} must be an int, got {type(value).__name__} {value!r}")
+    if value < minimum:
+        raise ValueError(f"{name} must be at least {minimum}, got {value}")
+    return value
+
+
+class AgentRuntime:
+    """Runs the tool-calling loop for one model and one set of tools (chapter section 6).
+
+    Inputs:
+
+    * ``model``: anything with ``generate(messages, tools) -> ModelTurn`` (:class:`Model`).
+    * ``tools``: a :class:`ToolRegistry`, or an iterable of :class:`Tool` to build one from.
+    * ``max_steps``: the most model turns a run may take (int >= 1, default 6).
+    * ``max_tool_calls``: the most handlers a run may execute (int >= 0, default 6; 0 allows
+      only answers without tools).
+    * ``on_tool_error``: ``"stop"`` (default, section 7.1) ends the run with
+      :class:`ToolExecutionError` when a handler fails; ``"observe"`` records the failure as an
+      observation ``{"error": ..., "message": ...}`` and lets the model decide.
+    * ``verbose``: print each event in the chapter's trace format while running.
+
+    Raises ``TypeError`` for a model without ``generate`` or a non-int budget, ``ValueError``
+    for a budget out of range or an unknown policy.
+    """
+
+    def __init__(
+        self,
+        model: Model,
+        tools: ToolRegistry | Iterable[Tool],
+        *,
+        max_steps: int = 6,
+        max_tool_calls: int = 6,
+        on_tool_error: ToolErrorPolicy = "stop",
+        verbose: bool = False,
+    ) -> None:
+        if not callable(getattr(model, "generate", None)):
+            raise TypeError(f"model must have a generate(messages, tools) method, got {model!r}")
+        if on_tool_error not in ("stop", "observe"):
+            raise ValueError(f"on_tool_error must be 'stop' or 'observe', got {on_tool_error!r}")
+        self.model = model
+        self.registry = tools if isinstance(tools, ToolRegistry) else ToolRegistry(tools)
+        self.max_steps = _check_budget("max_steps", max_steps, 1)
+        self.max_tool_calls = _check_budget("max_tool_calls", max_tool_calls, 0)
+        self.on_tool_error: ToolErrorPolicy = on_tool_error
+        self.verbose = verbose
+
+    def start(self, user_input: str) -> AgentRun:
+        """Begin a run without advancing it; see :class:`AgentRun`.
+
+        Raises ``TypeError`` for non-str input and ``ValueError`` for blank input.
+        """
+        if not isinstance(user_input, str):
+            raise TypeError(f"user_input must be a str, got {type(user_input).__name__}")
+        if not user_input.strip():
+            raise ValueError("user_input is blank; ask the agent something")
+        return AgentRun(self, user_input)
+
+    def run(self, user_input: str) -> RunResult:
+        """Run until the model answers; return the :class:`RunResult`.
+
+        Raises the run's :class:`AgentRuntimeError` (carrying the transcript and the counts)
+        if it fails, and ``TypeError``/``ValueError`` for bad input as :meth:`start` does.
+        """
+        run = self.start(user_input)
+        for event in run:
+            if self.verbose and (line := event.trace_line()) is not None:
+                print(line)
+        return run.finish()
+
+    def _loop(self, run: AgentRun) -> Iterator[RunEvent]:
+        """The agent loop: one iteration per model turn, one event per thing that happens."""
+        step = 0
+        try:
+            for step in range(1, self.max_steps + 1):
+                turn = self._ask_model(run)
+                yield ModelDecision(step, turn)
+
+                if turn.final_text is not None:
+                    run.record(_assistant_message(turn))
+                    run.result = RunResult(
+                        answer=turn.final_text,
+                        model_turns=run.model_turns,
+                        tool_executions=run.tool_executions,
+                        messages=list(run.messages),
+                    )
+                    yield FinalAnswer(step, turn.final_text)
+                    return
+
+                # Record the request first: if the turn is rejected, the record shows why.
+                run.record(_assistant_message(turn))
+                checked = self._check_turn(run, turn)
+                for index, (call, tool, arguments) in enumerate(checked):
+                    yield ToolAction(step, call)
+                    content, failed = self._execute(run, tool, arguments)
+                    run.record(
+                        {
+                            "role": "tool",
+                            "tool_call_id": call.call_id,
+                            "name": call.name,
+                            "content": content,
+                        }
+                    )
+                    yield ToolObservation(
+                        step, call, content, failed, last_in_turn=index == len(checked) - 1
+                    )
+            raise MaxStepsExceeded(
+                f"The run did not finish within max_steps={self.max_steps} model turns"
+            )
+        except AgentRuntimeError as error:
+            error.attach_run(run.messages, run.model_turns, run.tool_executions)
+            run.error = error
+            yield RunFailed(step, error)
+
+    def _ask_model(self, run: AgentRun) -> ModelTurn:
+        """Take one model turn; it counts even if what comes back is rejected."""
+        run.model_turns += 1
+        try:
+            turn = self.model.generate(run.messages, self.registry.schemas())
+        except AgentRuntimeError:
+            raise
+        except Exception as error:  # a model bug must still leave a typed error and a record
+            raise ModelError(
+                f"The model raised {type(error).__name__} while producing turn "
+                f"{run.model_turns}: {error}"
+            ) from error
+        if not isinstance(turn, ModelTurn):
+            raise InvalidModelTurnError(
+                f"Model.generate must return a ModelTurn, got {type(turn).__name__}: {turn!r}"
+            )
+        return turn
+
+    def _check_turn(self, run: AgentRun, turn: ModelTurn) -> list[tuple[ToolCall, Tool, BaseModel]]:
+        """Check the whole turn before any handler runs: ids, tools, arguments, budget."""
+        for call in turn.tool_calls:
+            if call.call_id in run.call_ids:
+                raise InvalidModelTurnError(
+                    f"call_id {call.call_id!r} was already used in this run; every tool call "
+                    "needs a call_id of its own so its observation can be paired with it"
+                )
+        run.call_ids.update(call.call_id for call in turn.tool_calls)
+        checked = []
+        for call in turn.tool_calls:
+            tool = self.registry.get(call.name)
+            checked.append((call, tool, tool.validate(call.arguments)))
+        if run.tool_executions + len(checked) > self.max_tool_calls:
+            raise ToolBudgetExceeded(
+                f"The turn asks for {len(checked)} tool call(s) but only "
+                f"{self.max_tool_calls - run.tool_executions} of max_tool_calls="
+                f"{self.max_tool_calls} remain; no handler of this turn was run"
+            )
+        return checked
+
+    def _execute(self, run: AgentRun, tool: Tool, arguments: BaseModel) -> tuple[str, bool]:
+        """Run one handler; return the observation text and whether it records a failure."""
+        run.tool_executions += 1
+        try:
+            return tool.invoke(arguments), False
+        except ToolExecutionError as error:
+            if self.on_tool_error == "stop":
+                raise
+            failure = {"error": type(error).__name__, "message": str(error)}
+            return json.dumps(failure, ensure_ascii=False), True
+
+    def __repr__(self) -> str:
+        return (
+            f"AgentRuntime(model={type(self.model).__name__}, tools={list(self.registry.names)}, "
+            f"max_steps={self.max_steps}, max_tool_calls={self.max_tool_calls}, "
+            f"on_tool_error={self.on_tool_error!r})"
+        )
+
+
+def _assistant_message(turn: ModelTurn) -> dict[str, Any]:
+    """The transcript entry for a model turn, in the chapter's format (section 6.1)."""
+    if turn.final_text is not None:
+        message: dict[str, Any] = {"role": "assistant", "content": turn.final_text}
+    else:
+        message = {
+            "role": "assistant",
+            "content": "",
+            "tool_calls": [call.as_message_entry() for call in turn.tool_calls],
+        }
+    if turn.provider_items:
+        message["provider_items"] = list(turn.provider_items)
+    return message

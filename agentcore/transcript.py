@@ -1,0 +1,126 @@
+"""The run's record: read-only JSON values and a read-only view of the transcript.
+
+The runtime owns the transcript of a run (chapter section 6.1) and hands it to the model on
+every turn. A model, buggy or adversarial, must not be able to rewrite that record. Copying
+the whole transcript on every turn would protect it, but a turn would then cost more the
+longer the run gets. Instead, each message is frozen once, when it is appended, and the model
+receives a view over the same list: the cost of a turn does not grow with the run.
+
+Frozen values are still ``dict`` and ``list`` (subclasses), so they compare equal to plain
+ones, print like them and go through ``json.dumps`` unchanged; only mutation is refused.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any, NoReturn, SupportsIndex, overload
+
+Message = Mapping[str, Any]
+"""One transcript entry: ``{"role": ..., ...}`` as described in chapter section 6.1."""
+
+
+def _refuse(*_: object, **__: object) -> NoReturn:
+    raise TypeError(
+        "This part of the run record is read-only; copy it first (dict(x) or list(x)) "
+        "if you need a version you can change."
+    )
+
+
+class FrozenDict(dict[str, Any]):
+    """A ``dict`` whose mutating methods raise ``TypeError``. Built only by :func:`freeze`."""
+
+    __slots__ = ()
+    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = _refuse
+    __ior__ = _refuse
+
+    def __copy__(self) -> dict[str, Any]:
+        return dict(self)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> dict[str, Any]:
+        return {key: _thaw(value) for key, value in self.items()}
+
+
+class FrozenList(list[Any]):
+    """A ``list`` whose mutating methods raise ``TypeError``. Built only by :func:`freeze`."""
+
+    __slots__ = ()
+    __setitem__ = __delitem__ = append = extend = insert = pop = remove = _refuse
+    clear = reverse = sort = _refuse
+    __iadd__ = __imul__ = _refuse
+
+    def __copy__(self) -> list[Any]:
+        return list(self)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> list[Any]:
+        return [_thaw(value) for value in self]
+
+
+def _thaw(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {key: _thaw(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_thaw(item) for item in value]
+    return value
+
+
+def freeze(value: Any, path: str = "value") -> Any:
+    """Return a deep, read-only copy of a JSON value.
+
+    Input: ``None``, ``bool``, ``int``, finite ``float``, ``str``, or lists/tuples and dicts
+    (with ``str`` keys) of those. Output: the same value, with dicts as :class:`FrozenDict`
+    and lists/tuples as :class:`FrozenList`.
+
+    Raises ``ValueError`` naming ``path`` (for example ``arguments['days'][0]``) for anything
+    JSON cannot carry: NaN or infinity, a set, a non-string key, an arbitrary object.
+    """
+    if isinstance(value, FrozenDict | FrozenList):
+        return value  # already frozen all the way down
+    if value is None or isinstance(value, bool | int | str):
+        return value
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise ValueError(f"{path} is {value!r}, which JSON cannot carry; use a finite number")
+        return value
+    if isinstance(value, Mapping):
+        frozen: dict[str, Any] = {}
+        for key, item in value.items():
+            if not isinstance(key, str):
+                raise ValueError(f"{path} has the key {key!r}; JSON object keys must be strings")
+            frozen[key] = freeze(item, f"{path}[{key!r}]")
+        return FrozenDict(frozen)
+    if isinstance(value, list | tuple):
+        return FrozenList(freeze(item, f"{path}[{index}]") for index, item in enumerate(value))
+    raise ValueError(
+        f"{path} is a {type(value).__name__}, which is not a JSON value; "
+        "use dicts, lists, strings, numbers, booleans or None"
+    )
+
+
+class TranscriptView(Sequence[Message]):
+    """A read-only, live view of a run's transcript: what the model is given each turn.
+
+    Indexing, slicing, ``len`` and iteration work as on a list of messages; the messages are
+    frozen, and the view has no way to append or replace. Creating one is O(1).
+    """
+
+    __slots__ = ("_messages",)
+
+    def __init__(self, messages: list[Message]) -> None:
+        self._messages = messages
+
+    @overload
+    def __getitem__(self, index: SupportsIndex) -> Message: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[Message]: ...
+    def __getitem__(self, index: SupportsIndex | slice) -> Message | list[Message]:
+        return self._messages[index]
+
+    def __len__(self) -> int:
+        return len(self._messages)
+
+    def __iter__(self) -> Iterator[Message]:
+        return iter(self._messages)
+
+    def __repr__(self) -> str:
+        return f"TranscriptView(<{len(self._messages)} messages>)"

@@ -1,0 +1,158 @@
+"""Tool and ToolRegistry (chapter section 5)."""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any, Literal
+
+import pytest
+from pydantic import BaseModel, ConfigDict
+
+from agentcore import (
+    Tool,
+    ToolArgumentsError,
+    ToolCall,
+    ToolExecutionError,
+    ToolRegistry,
+    UnknownToolError,
+    build_tools,
+)
+
+
+class EchoArguments(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    text: str
+
+
+def echo(text: str) -> dict[str, str]:
+    return {"echo": text}
+
+
+def make_tool(name: str = "echo", handler: Any = echo) -> Tool:
+    return Tool(name, "Echo the text back.", EchoArguments, handler)
+
+
+@pytest.mark.parametrize("name", ["", "has space", "dots.not.allowed", "x" * 65, "é", 3])
+def test_tool_names_follow_the_providers_rule(name: Any) -> None:
+    with pytest.raises(ValueError, match="not allowed"):
+        make_tool(name=name)
+
+
+def test_tool_rejects_a_blank_description_a_non_model_and_a_non_callable() -> None:
+    with pytest.raises(ValueError, match="description"):
+        Tool("echo", "  ", EchoArguments, echo)
+    with pytest.raises(TypeError, match="BaseModel subclass"):
+        Tool("echo", "Echo.", dict, echo)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="callable"):
+        Tool("echo", "Echo.", EchoArguments, "echo")
+
+
+def test_a_handler_that_cannot_take_the_fields_fails_at_construction() -> None:
+    def wrong(city: str) -> str:
+        return city
+
+    with pytest.raises(TypeError, match=r"accept the keyword arguments \['text'\]"):
+        make_tool(handler=wrong)
+
+
+def test_schema_shows_the_model_its_json_schema() -> None:
+    schema = make_tool().schema()
+    assert schema["name"] == "echo"
+    assert schema["description"] == "Echo the text back."
+    assert schema["parameters"]["properties"]["text"] == {"title": "Text", "type": "string"}
+    assert schema["parameters"]["required"] == ["text"]
+    assert schema["parameters"]["additionalProperties"] is False
+
+
+@pytest.mark.parametrize(
+    ("arguments", "location"),
+    [({}, "text"), ({"text": 5}, "text"), ({"text": "hi", "extra": 1}, "extra")],
+    ids=["missing", "wrong-type", "extra-field"],
+)
+def test_bad_arguments_are_rejected_before_the_handler_runs(
+    arguments: dict[str, Any], location: str
+) -> None:
+    calls: list[str] = []
+
+    def spy(text: str) -> str:
+        calls.append(text)
+        return text
+
+    with pytest.raises(ToolArgumentsError) as caught:
+        make_tool(handler=spy).execute(arguments)
+    assert calls == []
+    assert caught.value.tool == "echo"
+    assert [error["loc"] for error in caught.value.errors] == [(location,)]
+    assert location in str(caught.value)
+
+
+def test_results_are_json_text_with_non_ascii_kept() -> None:
+    assert make_tool().execute({"text": "东京"}) == '{"echo": "东京"}'
+
+
+def test_a_pydantic_result_is_dumped() -> None:
+    class Reply(BaseModel):
+        kind: Literal["echo"] = "echo"
+        text: str
+
+    tool = make_tool(handler=lambda text: Reply(text=text))
+    assert json.loads(tool.execute({"text": "x"})) == {"kind": "echo", "text": "x"}
+
+
+def test_a_raising_handler_becomes_tool_execution_error_with_the_cause() -> None:
+    def broken(text: str) -> str:
+        raise ConnectionError("weather service down")
+
+    with pytest.raises(ToolExecutionError, match="ConnectionError: weather service down") as caught:
+        make_tool(handler=broken).execute({"text": "x"})
+    assert isinstance(caught.value.__cause__, ConnectionError)
+    assert caught.value.tool == "echo"
+
+
+@pytest.mark.parametrize(
+    "result", [{"x": math.nan}, {"x": math.inf}, {1, 2}, object()], ids=["nan", "inf", "set", "obj"]
+)
+def test_a_result_json_cannot_carry_is_an_execution_error(result: Any) -> None:
+    with pytest.raises(ToolExecutionError, match="not JSON"):
+        make_tool(handler=lambda text: result).execute({"text": "x"})
+
+
+def test_registry_rejects_duplicates_and_non_tools() -> None:
+    with pytest.raises(ValueError, match="registered twice"):
+        ToolRegistry([make_tool(), make_tool()])
+    with pytest.raises(TypeError, match="Tool objects"):
+        ToolRegistry([echo])  # type: ignore[list-item]
+
+
+def test_registry_schemas_keep_registration_order_and_are_read_only() -> None:
+    registry = ToolRegistry([make_tool("b"), make_tool("a")])
+    assert [schema["name"] for schema in registry.schemas()] == ["b", "a"]
+    with pytest.raises(TypeError):
+        registry.schemas()[0]["name"] = "delete_everything"  # type: ignore[index]
+
+
+def test_registry_refuses_a_tool_it_does_not_hold() -> None:
+    registry = ToolRegistry(build_tools())
+    with pytest.raises(UnknownToolError) as caught:
+        registry.execute(ToolCall("call-1", "delete_everything", {}))
+    assert caught.value.name == "delete_everything"
+    assert caught.value.registered == ("get_teaching_weather", "celsius_to_fahrenheit")
+    assert "get_teaching_weather, celsius_to_fahrenheit" in str(caught.value)
+
+
+def test_registry_never_looks_in_globals() -> None:
+    # A function with the requested name exists in this module; the registry ignores it.
+    registry = ToolRegistry([])
+    with pytest.raises(UnknownToolError):
+        registry.execute(ToolCall("call-1", "echo", {"text": "x"}))
+
+
+def test_registry_executes_a_registered_tool() -> None:
+    registry = ToolRegistry(build_tools())
+    observation = registry.execute(ToolCall("call-1", "get_teaching_weather", {"city": "Paris"}))
+    assert json.loads(observation) == {
+        "city": "Paris",
+        "temperature_c": 12.0,
+        "condition": "light rain",
+    }
