@@ -9,6 +9,9 @@ each moment). ``trace_line()`` renders an event in the chapter's trace format (s
     [3] FINAL   Tokyo's deterministic teaching record is 18.0°C (64.4°F), cloudy.
 
 ``step`` is always the number of the model turn the event belongs to, starting at 1.
+
+Events are plain slotted dataclasses: a run makes several per turn, so they must be cheap.
+They report what happened; the record that must not change, the transcript, is read-only.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from agentcore.errors import AgentRuntimeError
 from agentcore.protocol import ModelTurn, ToolCall
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class ModelDecision:
     """The model returned a valid :class:`ModelTurn` (control passes back to the runtime)."""
 
@@ -33,7 +36,7 @@ class ModelDecision:
         return None
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class ToolAction:
     """The runtime is about to run a handler for ``call`` (control passes to the tool)."""
 
@@ -47,7 +50,7 @@ class ToolAction:
         return f"[{self.step}] ACTION  {self.call.name}({self.call.arguments!r})"
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class ToolObservation:
     """A handler's result was recorded as an observation (JSON text in ``content``).
 
@@ -72,7 +75,7 @@ class ToolObservation:
         return f"[{self.step}] OBSERVE {self.content}"
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class FinalAnswer:
     """The model gave its final text; the run is over and succeeded."""
 
@@ -86,7 +89,7 @@ class FinalAnswer:
         return f"[{self.step}] FINAL   {self.text}"
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class RunFailed:
     """The run stopped with a typed error (which carries the transcript and the counts)."""
 

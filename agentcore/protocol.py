@@ -87,16 +87,10 @@ class ModelTurn:
     def __post_init__(self) -> None:
         if isinstance(self.tool_calls, list):
             object.__setattr__(self, "tool_calls", tuple(self.tool_calls))
-        try:
-            items = tuple(
-                freeze(item, f"ModelTurn.provider_items[{index}]")
-                for index, item in enumerate(self.provider_items)
-            )
-        except (TypeError, ValueError) as error:
-            raise InvalidModelTurnError(
-                f"ModelTurn.provider_items must be a sequence of JSON values: {error}"
-            ) from None
-        object.__setattr__(self, "provider_items", items)
+        if self.provider_items:
+            self._freeze_provider_items()
+        elif not isinstance(self.provider_items, tuple):
+            object.__setattr__(self, "provider_items", ())
         if not isinstance(self.tool_calls, tuple):
             raise InvalidModelTurnError(
                 f"ModelTurn.tool_calls must be a tuple of ToolCall, got "
@@ -123,6 +117,18 @@ class ModelTurn:
                     "every call in a turn needs its own call_id"
                 )
             seen.add(call.call_id)
+
+    def _freeze_provider_items(self) -> None:
+        try:
+            items = tuple(
+                freeze(item, f"ModelTurn.provider_items[{index}]")
+                for index, item in enumerate(self.provider_items)
+            )
+        except (TypeError, ValueError) as error:
+            raise InvalidModelTurnError(
+                f"ModelTurn.provider_items must be a sequence of JSON values: {error}"
+            ) from None
+        object.__setattr__(self, "provider_items", items)
 
 
 @runtime_checkable

@@ -64,6 +64,18 @@ def _thaw(value: Any) -> Any:
     return value
 
 
+_ALREADY_FROZEN = frozenset({str, int, bool, type(None), FrozenDict, FrozenList})
+
+
+class _NotJSON(ValueError):
+    """Raised deep inside a value; ``where`` collects the path on the way back up."""
+
+    def __init__(self, problem: str) -> None:
+        super().__init__(problem)
+        self.problem = problem
+        self.where: list[str] = []
+
+
 def freeze(value: Any, path: str = "value") -> Any:
     """Return a deep, read-only copy of a JSON value.
 
@@ -71,30 +83,71 @@ def freeze(value: Any, path: str = "value") -> Any:
     (with ``str`` keys) of those. Output: the same value, with dicts as :class:`FrozenDict`
     and lists/tuples as :class:`FrozenList`.
 
-    Raises ``ValueError`` naming ``path`` (for example ``arguments['days'][0]``) for anything
-    JSON cannot carry: NaN or infinity, a set, a non-string key, an arbitrary object.
+    Raises ``ValueError`` naming where the problem is (for example
+    ``arguments['days'][0] is nan``) for anything JSON cannot carry: NaN or infinity, a set, a
+    non-string key, an arbitrary object. ``path`` names the whole value in that message.
     """
-    if isinstance(value, FrozenDict | FrozenList):
-        return value  # already frozen all the way down
-    if value is None or isinstance(value, bool | int | str):
+    try:
+        return _freeze(value)
+    except _NotJSON as error:
+        where = path + "".join(reversed(error.where))
+        raise ValueError(f"{where} {error.problem}") from None
+
+
+def _freeze(value: Any) -> Any:
+    # Exact type checks first: every message is frozen, so the common cases must be cheap.
+    kind = type(value)
+    if kind in _ALREADY_FROZEN:
         return value
+    if kind is dict:
+        return _freeze_mapping(value)
+    if kind is float:
+        return _finite(value)
+    if kind is list or kind is tuple:
+        return _freeze_sequence(value)
+    # Subclasses (an IntEnum, an OrderedDict, a Mapping that is not a dict) take the slow path.
     if isinstance(value, float):
-        if not math.isfinite(value):
-            raise ValueError(f"{path} is {value!r}, which JSON cannot carry; use a finite number")
+        return _finite(value)
+    if isinstance(value, bool | int | str):
         return value
     if isinstance(value, Mapping):
-        frozen: dict[str, Any] = {}
-        for key, item in value.items():
-            if not isinstance(key, str):
-                raise ValueError(f"{path} has the key {key!r}; JSON object keys must be strings")
-            frozen[key] = freeze(item, f"{path}[{key!r}]")
-        return FrozenDict(frozen)
+        return _freeze_mapping(value)
     if isinstance(value, list | tuple):
-        return FrozenList(freeze(item, f"{path}[{index}]") for index, item in enumerate(value))
-    raise ValueError(
-        f"{path} is a {type(value).__name__}, which is not a JSON value; "
+        return _freeze_sequence(value)
+    raise _NotJSON(
+        f"is a {type(value).__name__}, which is not a JSON value; "
         "use dicts, lists, strings, numbers, booleans or None"
     )
+
+
+def _finite(value: float) -> float:
+    if not math.isfinite(value):
+        raise _NotJSON(f"is {value!r}, which JSON cannot carry; use a finite number")
+    return value
+
+
+def _freeze_mapping(value: Mapping[Any, Any]) -> FrozenDict:
+    frozen: dict[str, Any] = {}
+    for key, item in value.items():
+        if not isinstance(key, str):
+            raise _NotJSON(f"has the key {key!r}; JSON object keys must be strings")
+        try:
+            frozen[key] = _freeze(item)
+        except _NotJSON as error:
+            error.where.append(f"[{key!r}]")
+            raise
+    return FrozenDict(frozen)
+
+
+def _freeze_sequence(value: list[Any] | tuple[Any, ...]) -> FrozenList:
+    items = []
+    for index, item in enumerate(value):
+        try:
+            items.append(_freeze(item))
+        except _NotJSON as error:
+            error.where.append(f"[{index}]")
+            raise
+    return FrozenList(items)
 
 
 class TranscriptView(Sequence[Message]):
