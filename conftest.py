@@ -11,7 +11,7 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     for reports in terminalreporter.stats.values():
         for report in reports:
             nodeid = getattr(report, "nodeid", "")
-            if ".ipynb::" in nodeid and getattr(report, "when", "") == "call":
+            if ".ipynb::" in nodeid:  # setup, call and teardown: kernel start-up counts
                 folder = nodeid.split("/")[-2] if "/" in nodeid else "notebooks"
                 totals[folder] = totals.get(folder, 0.0) + report.duration
     if totals:
