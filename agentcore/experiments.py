@@ -1,0 +1,676 @@
+"""The experiments of chapter section 12 as named scenarios, and a run read as plain data.
+
+Section 12 takes the runtime apart by changing one assumption at a time:
+
+1. two different tool calls in one model turn (in which order do they run?), then the same
+   ``call_id`` twice (where is it refused: by ``ModelTurn`` within one turn, by the runtime
+   across turns);
+2. a third tool, ``describe_temperature``, added without touching ``AgentRuntime.run``;
+3. a handler that raises: stop the run (section 7.1) or hand the failure to the model as an
+   observation, and count how many times the handler ran;
+4. ``max_steps=1`` (section 6.4).
+
+Each scenario function builds the model, the tools and a plain :class:`AgentRuntime`, and
+returns an :class:`Experiment`; lesson 06, the ``ExperimentPanel`` widget and the tests share
+these definitions. Every model here decides from the transcript alone, so a run started again
+plays again the same way.
+
+:class:`RunSnapshot` reads an :class:`AgentRun` at any moment (transcript rows, trace,
+budgets, answer or error) as plain data and text: what the widgets draw, and what a plain
+notebook cell prints. Nothing here imports ipywidgets.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import json
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from agentcore.errors import AgentRuntimeError, InvalidModelTurnError
+from agentcore.events import ModelDecision, RunEvent
+from agentcore.protocol import ModelTurn, ToolCall, ToolSchema
+from agentcore.runtime import AgentRun, AgentRuntime, ToolErrorPolicy
+from agentcore.scripted import (
+    LANGUAGES,
+    Language,
+    ScriptedModel,
+    ScriptedWeatherModel,
+    TurnFunction,
+)
+from agentcore.scripted import weather_request as _weather_request
+from agentcore.teaching_tools import (
+    CONVERSION_TOOL,
+    DESCRIBE_TEMPERATURE_TOOL,
+    WEATHER_TOOL,
+    build_tools,
+)
+from agentcore.transcript import Message
+
+RunStatus = Literal["not started", "running", "answered", "failed", "refused"]
+"""Where a run stands; "refused" means no run could start (its model turn was invalid)."""
+
+_TEXT: dict[Language, dict[str, str]] = {
+    "en": {
+        "not started": "not started",
+        "running": "running",
+        "answered": "answered",
+        "failed": "failed",
+        "refused": "refused before the run started",
+        "status": "status: {status}",
+        "budgets": "model turns: {turns} of max_steps={max_steps}; "
+        "tool executions: {tools} of max_tool_calls={max_tools}",
+        "no budgets": "no run started: no model turn, no tool execution",
+        "answer": "answer: {text}",
+        "error": "error: {type}: {message}",
+        "handler runs": "the failing handler ran {runs} time(s)",
+    },
+    "zh-CN": {
+        "not started": "尚未开始",
+        "running": "运行中",
+        "answered": "已回答",
+        "failed": "失败",
+        "refused": "运行开始前即被拒绝",
+        "status": "状态：{status}",
+        "budgets": "模型轮次：{turns}（max_steps={max_steps}）；"
+        "工具执行：{tools}（max_tool_calls={max_tools}）",
+        "no budgets": "运行没有开始：没有模型轮次，也没有工具执行",
+        "answer": "回答：{text}",
+        "error": "错误：{type}：{message}",
+        "handler runs": "出错的 handler 共执行了 {runs} 次",
+    },
+}
+
+
+def check_language(language: object) -> Language:
+    """Return ``language`` if it is ``"en"`` or ``"zh-CN"``; ``ValueError`` otherwise."""
+    if language not in LANGUAGES:
+        raise ValueError(f"language must be one of {list(LANGUAGES)}, got {language!r}")
+    return language
+
+
+# --- reading a run ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TranscriptRow:
+    """One line of the transcript table (chapter section 6.1).
+
+    A message is one row, except an assistant message with tool calls, which gives one row
+    per call; the calls of one model turn share ``message``.
+
+    * ``message``: 1-based position of the message in the transcript.
+    * ``role``: ``"user"``, ``"assistant"`` or ``"tool"``.
+    * ``call_id``, ``tool``: the tool call's id and tool name; ``""`` when there is none.
+    * ``arguments``: the call's arguments as JSON text; ``""`` when there is no call.
+    * ``content``: the user's text, the final text, or the observation (JSON text).
+    """
+
+    message: int
+    role: str
+    call_id: str = ""
+    tool: str = ""
+    arguments: str = ""
+    content: str = ""
+
+
+def transcript_rows(messages: Sequence[Message]) -> tuple[TranscriptRow, ...]:
+    """Turn transcript messages (the runtime's format, section 6.1) into table rows."""
+    rows: list[TranscriptRow] = []
+    for number, message in enumerate(messages, start=1):
+        role = str(message.get("role", ""))
+        calls = message.get("tool_calls") or ()
+        for call in calls:
+            rows.append(
+                TranscriptRow(
+                    number,
+                    role,
+                    str(call["call_id"]),
+                    str(call["name"]),
+                    json.dumps(call["arguments"], ensure_ascii=False),
+                )
+            )
+        if not calls:
+            rows.append(
+                TranscriptRow(
+                    number,
+                    role,
+                    str(message.get("tool_call_id", "")),
+                    str(message.get("name", "")),
+                    content=str(message.get("content", "")),
+                )
+            )
+    return tuple(rows)
+
+
+def event_line(event: RunEvent) -> str:
+    """One event as a line: the chapter's trace format, plus a ``DECIDE`` line for decisions.
+
+    ``[1] DECIDE  2 tool calls: call-tokyo, call-paris`` or ``[3] DECIDE  final text``;
+    every other event uses its ``trace_line()`` (section 6).
+    """
+    if isinstance(event, ModelDecision):
+        calls = event.turn.tool_calls
+        if not calls:
+            return f"[{event.step}] DECIDE  final text"
+        ids = ", ".join(call.call_id for call in calls)
+        return f"[{event.step}] DECIDE  {len(calls)} tool call(s): {ids}"
+    line = event.trace_line()
+    assert line is not None  # only decisions have no trace line
+    return line
+
+
+@dataclass(frozen=True)
+class RunSnapshot:
+    """What a run looks like at one moment, as plain data and text in one language.
+
+    Fields: ``status`` (:data:`RunStatus`); ``rows`` (:class:`TranscriptRow` per transcript
+    line); ``trace`` (the chapter's trace lines of every event so far); ``last_step`` (the
+    lines of the events of the last step, decisions included, see :func:`event_line`); the
+    counts and budgets (``max_steps``/``max_tool_calls`` are ``None`` when no run started);
+    ``answer`` or ``error_type``/``error_message``; ``handler_runs`` (runs of a handler that
+    an experiment counts itself, ``None`` when nothing is counted); ``language``.
+    ``str(snapshot)`` is :meth:`text`.
+    """
+
+    status: RunStatus
+    language: Language = "en"
+    rows: tuple[TranscriptRow, ...] = ()
+    trace: tuple[str, ...] = ()
+    last_step: tuple[str, ...] = ()
+    model_turns: int = 0
+    tool_executions: int = 0
+    max_steps: int | None = None
+    max_tool_calls: int | None = None
+    answer: str | None = None
+    error_type: str | None = None
+    error_message: str | None = None
+    handler_runs: int | None = None
+
+    @classmethod
+    def of_run(
+        cls,
+        run: AgentRun,
+        last_step: Sequence[RunEvent] = (),
+        *,
+        language: Language = "en",
+        handler_runs: int | None = None,
+    ) -> RunSnapshot:
+        """Read ``run`` now; ``last_step`` is what the last ``run.step()`` returned."""
+        status: RunStatus
+        if run.result is not None:
+            status = "answered"
+        elif run.error is not None:
+            status = "failed"
+        else:
+            status = "running" if run.events else "not started"
+        return cls(
+            status=status,
+            language=check_language(language),
+            rows=transcript_rows(run.messages),
+            trace=tuple(line for e in run.events if (line := e.trace_line()) is not None),
+            last_step=tuple(event_line(event) for event in last_step),
+            model_turns=run.model_turns,
+            tool_executions=run.tool_executions,
+            max_steps=run.runtime.max_steps,
+            max_tool_calls=run.runtime.max_tool_calls,
+            answer=run.result.answer if run.result is not None else None,
+            error_type=type(run.error).__name__ if run.error is not None else None,
+            error_message=str(run.error) if run.error is not None else None,
+            handler_runs=handler_runs,
+        )
+
+    @classmethod
+    def of_refusal(cls, error: AgentRuntimeError, *, language: Language = "en") -> RunSnapshot:
+        """A run that could not start because ``error`` was raised while building it."""
+        return cls(
+            status="refused",
+            language=check_language(language),
+            error_type=type(error).__name__,
+            error_message=str(error),
+        )
+
+    @property
+    def finished(self) -> bool:
+        """True once nothing more can happen: answered, failed or refused."""
+        return self.status in ("answered", "failed", "refused")
+
+    def budgets(self) -> str:
+        """The counts beside their budgets, as the CLI prints them."""
+        text = _TEXT[self.language]
+        if self.max_steps is None:
+            return text["no budgets"]
+        return text["budgets"].format(
+            turns=self.model_turns,
+            max_steps=self.max_steps,
+            tools=self.tool_executions,
+            max_tools=self.max_tool_calls,
+        )
+
+    def outcome(self) -> str:
+        """``answer: ...`` or ``error: Type: message``; ``""`` while the run goes on."""
+        text = _TEXT[self.language]
+        if self.answer is not None:
+            return text["answer"].format(text=self.answer)
+        if self.error_type is not None:
+            return text["error"].format(type=self.error_type, message=self.error_message)
+        return ""
+
+    def text(self) -> str:
+        """Status, budgets, handler runs, then the trace (or the refusal), one per line."""
+        text = _TEXT[self.language]
+        lines = [text["status"].format(status=text[self.status]), self.budgets()]
+        if self.handler_runs is not None:
+            lines.append(text["handler runs"].format(runs=self.handler_runs))
+        lines.extend(self.trace)
+        if self.status == "refused":  # no trace: the refusal happened before any event
+            lines.append(self.outcome())
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.text()
+
+
+# --- experiments ------------------------------------------------------------------------
+
+
+class _HandlerCounter:
+    """Counts the runs of one handler: the stand-in for a side effect."""
+
+    def __init__(self) -> None:
+        self.runs = 0
+
+
+@dataclass(eq=False)
+class Experiment:
+    """One experiment of chapter section 12, ready to run or step.
+
+    Fields: ``key`` (the scenario's name in :data:`SCENARIOS`), ``language``, ``title``,
+    ``options`` (the chosen options as text, ``""`` when none), ``watch`` (one sentence:
+    what to notice), ``request`` (the user input), ``runtime`` (a plain
+    :class:`AgentRuntime`, ``None`` when the scenario was refused) and ``refused`` (the
+    :class:`InvalidModelTurnError` raised while building the scenario's model turn, else
+    ``None``).
+    """
+
+    key: str
+    language: Language
+    title: str
+    options: str
+    watch: str
+    request: str
+    runtime: AgentRuntime | None
+    refused: InvalidModelTurnError | None = None
+    _counter: _HandlerCounter | None = dataclasses.field(default=None, repr=False)
+
+    @property
+    def label(self) -> str:
+        """The title, with the options in brackets when there are any."""
+        return f"{self.title} ({self.options})" if self.options else self.title
+
+    @property
+    def handler_runs(self) -> int | None:
+        """Runs of the failing handler since the last :meth:`start`; ``None`` if not counted."""
+        return self._counter.runs if self._counter is not None else None
+
+    def start(self) -> AgentRun:
+        """Start a fresh run (and reset the handler count); step it or finish it.
+
+        Raises the stored :class:`InvalidModelTurnError` when the scenario was refused.
+        """
+        if self.refused is not None:
+            raise self.refused
+        assert self.runtime is not None  # every scenario sets one of runtime or refused
+        if self._counter is not None:
+            self._counter.runs = 0
+        return self.runtime.start(self.request)
+
+    def snapshot(self, run: AgentRun | None, last_step: Sequence[RunEvent] = ()) -> RunSnapshot:
+        """Read ``run`` (``None`` for a refused scenario) with the handler count."""
+        if run is None:
+            if self.refused is None:
+                raise ValueError(f"{self.key} was not refused: pass the run to read")
+            return RunSnapshot.of_refusal(self.refused, language=self.language)
+        return RunSnapshot.of_run(
+            run, last_step, language=self.language, handler_runs=self.handler_runs
+        )
+
+    def play(self) -> RunSnapshot:
+        """Run to the end and return the final snapshot; a failed run is reported, not raised.
+
+        A refused scenario returns its refusal (status ``"refused"``).
+        """
+        if self.refused is not None:
+            return self.snapshot(None)
+        run = self.start()
+        # A failed run keeps its error on run.error, with the transcript; the snapshot shows it.
+        with contextlib.suppress(AgentRuntimeError):
+            run.finish()
+        return self.snapshot(run)
+
+    def __repr__(self) -> str:
+        built = f"refused={self.refused!r}" if self.refused else f"runtime={self.runtime!r}"
+        return f"Experiment({self.key!r}, options={self.options!r}, {built})"
+
+
+_TITLES: dict[Language, dict[str, str]] = {
+    "en": {
+        "two_calls_in_one_turn": "Two tool calls in one turn",
+        "same_call_id_in_one_turn": "The same call_id twice in one turn",
+        "same_call_id_across_turns": "The same call_id again in a later turn",
+        "third_tool": "A third tool: describe_temperature",
+        "failing_handler": "A handler that raises",
+        "max_steps_limit": "A small max_steps",
+    },
+    "zh-CN": {
+        "two_calls_in_one_turn": "一轮里的两个工具调用",
+        "same_call_id_in_one_turn": "同一轮里重复的 call_id",
+        "same_call_id_across_turns": "下一轮又用了同一个 call_id",
+        "third_tool": "第三个工具：describe_temperature",
+        "failing_handler": "会抛异常的 handler",
+        "max_steps_limit": "很小的 max_steps",
+    },
+}
+
+_WATCH: dict[Language, dict[str, str]] = {
+    "en": {
+        "two_calls_in_one_turn": "One model turn asks for Tokyo and Paris. The runtime runs the "
+        "calls one after the other, in the order the model listed them, and records both "
+        "observations before the model's next turn.",
+        "same_call_id_in_one_turn": "ModelTurn refuses the turn while it is being built: the "
+        "runtime never sees it, no model turn is counted and no handler runs.",
+        "same_call_id_across_turns": "Each turn is valid on its own. The runtime refuses the "
+        "second one because call-weather was already used in this run, before any handler of "
+        "that turn runs; the transcript keeps the refused request.",
+        "third_tool": "Only the tool list and the scripted model differ; AgentRuntime.run is "
+        "unchanged. Without registering the tool, the registry refuses it.",
+        "failing_handler": "stop: the first failure ends the run with ToolExecutionError. "
+        "observe: the failure becomes an observation and the model decides. Each retry runs "
+        "the handler again, so a side effect would happen again.",
+        "max_steps_limit": "max_steps counts model turns. With 1, the weather tool runs, and "
+        "the run ends before the model can read the observation.",
+    },
+    "zh-CN": {
+        "two_calls_in_one_turn": "模型在一轮里同时请求东京和巴黎。"
+        "Runtime 按模型给出的顺序逐个执行，两个观察都记录下来之后，才进入模型的下一轮。",
+        "same_call_id_in_one_turn": "ModelTurn 在构造时就拒绝了这一轮：Runtime 根本看不到它，"
+        "不计模型轮次，也没有任何 handler 执行。",
+        "same_call_id_across_turns": "每一轮单独看都合法。因为 call-weather 在本次运行里已经用过，"
+        "Runtime 在第二轮的任何 handler 执行之前拒绝它；被拒绝的请求仍留在运行记录里。",
+        "third_tool": "只改了工具列表和模型替身，AgentRuntime.run 没有改动。"
+        "如果不注册这个工具，Registry 会拒绝它。",
+        "failing_handler": "stop：第一次失败就以 ToolExecutionError 结束运行。"
+        "observe：失败变成观察，交给模型决定。每次重试都会再执行一次 handler，"
+        "有副作用的话，副作用也会再发生一次。",
+        "max_steps_limit": "max_steps 数的是模型轮次。设为 1 时，天气工具执行了，"
+        "但模型还没来得及读到观察，运行就结束了。",
+    },
+}
+
+_ZH_WORDS = {"Tokyo": "东京", "Paris": "巴黎", "cloudy": "多云", "light rain": "小雨"}
+
+
+def _experiment(
+    key: str,
+    language: Language,
+    request: str,
+    runtime: AgentRuntime | None,
+    *,
+    options: str = "",
+    refused: InvalidModelTurnError | None = None,
+    counter: _HandlerCounter | None = None,
+) -> Experiment:
+    return Experiment(
+        key=key,
+        language=language,
+        title=_TITLES[language][key],
+        options=options,
+        watch=_WATCH[language][key],
+        request=request,
+        runtime=runtime,
+        refused=refused,
+        _counter=counter,
+    )
+
+
+def _observations(messages: Sequence[Message]) -> list[dict[str, Any]]:
+    return [json.loads(m["content"]) for m in messages if m.get("role") == "tool"]
+
+
+def _weather_call(call_id: str, city: str) -> ToolCall:
+    return ToolCall(call_id, "get_teaching_weather", {"city": city})
+
+
+def two_calls_in_one_turn(language: Language = "en") -> Experiment:
+    """Experiment 1a: one model turn asks for Tokyo's and Paris's weather (section 6.3).
+
+    The model (a :class:`ScriptedModel` function of the transcript) asks for
+    ``call-tokyo`` then ``call-paris`` in turn 1, and answers from both observations in
+    turn 2. The runtime runs the two calls in that order, one after the other.
+    Raises ``ValueError`` for an unknown ``language``.
+    """
+    language = check_language(language)
+
+    def tokyo_and_paris(messages: Sequence[Message], tools: Sequence[ToolSchema]) -> ModelTurn:
+        records = _observations(messages)
+        if not records:
+            return ModelTurn(
+                tool_calls=(
+                    _weather_call("call-tokyo", "Tokyo"),
+                    _weather_call("call-paris", "Paris"),
+                )
+            )
+        if language == "zh-CN":
+            parts = [
+                f"{_ZH_WORDS[r['city']]} {r['temperature_c']}°C，{_ZH_WORDS[r['condition']]}"
+                for r in records
+            ]
+            return ModelTurn(final_text="；".join(parts) + "。")
+        parts = [f"{r['city']} {r['temperature_c']}°C, {r['condition']}" for r in records]
+        return ModelTurn(final_text="; ".join(parts) + ".")
+
+    request = (
+        "东京和巴黎的教学天气分别是什么？"
+        if language == "zh-CN"
+        else "What is the teaching weather in Tokyo and in Paris?"
+    )
+    runtime = AgentRuntime(ScriptedModel(tokyo_and_paris), build_tools())
+    return _experiment("two_calls_in_one_turn", language, request, runtime)
+
+
+def same_call_id_in_one_turn(language: Language = "en") -> Experiment:
+    """Experiment 1b: two calls of one turn share ``call-weather`` (section 4.2).
+
+    Building that :class:`ModelTurn` raises :class:`InvalidModelTurnError`, so no runtime is
+    made: the returned experiment holds the error in ``refused`` and its :meth:`start`
+    raises it. Raises ``ValueError`` for an unknown ``language``.
+    """
+    language = check_language(language)
+    request = _weather_request("Tokyo", "weather", language)
+    try:
+        ModelTurn(
+            tool_calls=(
+                _weather_call("call-weather", "Tokyo"),
+                _weather_call("call-weather", "Paris"),
+            )
+        )
+    except InvalidModelTurnError as error:
+        return _experiment("same_call_id_in_one_turn", language, request, None, refused=error)
+    raise AssertionError("ModelTurn accepted a repeated call_id")  # the rule is gone: say so
+
+
+def same_call_id_across_turns(language: Language = "en") -> Experiment:
+    """Experiment 1c: turn 2 reuses ``call-weather`` from turn 1 (section 4.2).
+
+    Each turn is a valid :class:`ModelTurn`; the runtime refuses turn 2 with
+    :class:`InvalidModelTurnError` before its handler runs (1 tool execution, 2 model turns;
+    the transcript keeps the refused request). Raises ``ValueError`` for an unknown language.
+    """
+    language = check_language(language)
+
+    def reuse_the_id(messages: Sequence[Message], tools: Sequence[ToolSchema]) -> ModelTurn:
+        records = _observations(messages)
+        if not records:
+            return ModelTurn(tool_calls=(_weather_call("call-weather", "Tokyo"),))
+        celsius = {"temperature_c": records[0]["temperature_c"]}
+        return ModelTurn(tool_calls=(ToolCall("call-weather", "celsius_to_fahrenheit", celsius),))
+
+    runtime = AgentRuntime(ScriptedModel(reuse_the_id), build_tools())
+    request = _weather_request("Tokyo", "convert", language)
+    return _experiment("same_call_id_across_turns", language, request, runtime)
+
+
+def third_tool(language: Language = "en", *, registered: bool = True) -> Experiment:
+    """Experiment 2: the third tool ``describe_temperature`` (section 12).
+
+    ``ScriptedWeatherModel(task="describe")`` asks for ``call-weather``, ``call-convert``,
+    ``call-describe``, then answers (64.4 °F is "mild"). Only the tool list changes; the
+    runtime is a plain :class:`AgentRuntime`. With ``registered=False`` the tool is left out
+    and the run fails at turn 3 with :class:`UnknownToolError`. Raises ``ValueError`` for an
+    unknown ``language``, ``TypeError`` for a non-bool ``registered``.
+    """
+    language = check_language(language)
+    if not isinstance(registered, bool):
+        raise TypeError(f"registered must be a bool, got {registered!r}")
+    tools = [*build_tools(), DESCRIBE_TEMPERATURE_TOOL] if registered else build_tools()
+    model = ScriptedWeatherModel(task="describe", language=language)
+    request = _weather_request("Tokyo", "describe", language)
+    return _experiment(
+        "third_tool",
+        language,
+        request,
+        AgentRuntime(model, tools),
+        options=f"registered={registered}",
+    )
+
+
+def _retrying(model: ScriptedWeatherModel, retries: int) -> TurnFunction:
+    """Ask again, with a new call_id, after each failed observation, up to ``retries`` times."""
+
+    def retry_then_give_up(messages: Sequence[Message], tools: Sequence[ToolSchema]) -> ModelTurn:
+        failures = [o for o in _observations(messages) if "error" in o]
+        last = messages[-1]
+        if failures and last.get("role") == "tool" and len(failures) <= retries:
+            requested = {
+                call["call_id"]: call for m in messages for call in m.get("tool_calls") or ()
+            }
+            failed = requested[last["tool_call_id"]]
+            retry = ToolCall(
+                f"call-convert-retry-{len(failures)}", failed["name"], failed["arguments"]
+            )
+            return ModelTurn(tool_calls=(retry,))
+        return model.generate(messages, tools)
+
+    return retry_then_give_up
+
+
+def failing_handler(
+    on_tool_error: ToolErrorPolicy = "stop", *, retries: int = 0, language: Language = "en"
+) -> Experiment:
+    """Experiment 3: the conversion handler raises ``ConnectionError`` (sections 7.1, 12).
+
+    The weather task runs; at turn 2 the handler of ``celsius_to_fahrenheit`` fails.
+
+    * ``on_tool_error="stop"``: the run fails with :class:`ToolExecutionError`; the handler
+      ran once.
+    * ``"observe"``: the failure is recorded as an observation and the model answers that it
+      could not finish; with ``retries=n`` the model first asks again ``n`` times (ids
+      ``call-convert-retry-1``...), so the handler runs ``1 + n`` times.
+
+    :attr:`Experiment.handler_runs` counts the handler's runs, separately from the runtime's
+    counts. Raises ``ValueError`` for an unknown policy, a negative ``retries`` or an unknown
+    ``language``; ``TypeError`` for a non-int ``retries``.
+    """
+    language = check_language(language)
+    if isinstance(retries, bool) or not isinstance(retries, int):
+        raise TypeError(f"retries must be an int, got {retries!r}")
+    if retries < 0:
+        raise ValueError(f"retries must be 0 or more, got {retries}")
+    counter = _HandlerCounter()
+
+    def unreliable_conversion(temperature_c: float) -> dict[str, float]:
+        counter.runs += 1
+        raise ConnectionError("the conversion service did not answer (a simulated outage)")
+
+    tools = [WEATHER_TOOL, dataclasses.replace(CONVERSION_TOOL, handler=unreliable_conversion)]
+    model = ScriptedModel(_retrying(ScriptedWeatherModel(language=language), retries))
+    runtime = AgentRuntime(model, tools, on_tool_error=on_tool_error)
+    return _experiment(
+        "failing_handler",
+        language,
+        _weather_request("Tokyo", "convert", language),
+        runtime,
+        options=f"on_tool_error={on_tool_error!r}, retries={retries}",
+        counter=counter,
+    )
+
+
+def max_steps_limit(max_steps: int = 1, *, language: Language = "en") -> Experiment:
+    """Experiment 4: the chapter's weather task under a small ``max_steps`` (section 6.4).
+
+    The task needs 3 model turns. With ``max_steps=1`` the weather call runs and the run
+    fails with :class:`MaxStepsExceeded` (1 model turn, 1 tool execution); with 3 or more it
+    answers. Raises ``TypeError``/``ValueError`` for a bad ``max_steps`` (as
+    :class:`AgentRuntime` does) and ``ValueError`` for an unknown ``language``.
+    """
+    language = check_language(language)
+    model = ScriptedWeatherModel(language=language)
+    runtime = AgentRuntime(model, build_tools(), max_steps=max_steps)
+    return _experiment(
+        "max_steps_limit",
+        language,
+        _weather_request("Tokyo", "convert", language),
+        runtime,
+        options=f"max_steps={max_steps}",
+    )
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """A named scenario: its builder and the keyword options the builder takes.
+
+    ``build(language=..., **options)`` returns an :class:`Experiment`; ``options`` names the
+    keywords it accepts besides ``language`` (``"on_tool_error"``, ``"retries"``,
+    ``"max_steps"``, ``"registered"``).
+    """
+
+    key: str
+    build: Callable[..., Experiment]
+    options: tuple[str, ...] = ()
+
+    def title(self, language: Language = "en") -> str:
+        """The scenario's title in ``language``."""
+        return _TITLES[check_language(language)][self.key]
+
+
+SCENARIOS: Mapping[str, Scenario] = {
+    scenario.key: scenario
+    for scenario in (
+        Scenario("two_calls_in_one_turn", two_calls_in_one_turn),
+        Scenario("same_call_id_in_one_turn", same_call_id_in_one_turn),
+        Scenario("same_call_id_across_turns", same_call_id_across_turns),
+        Scenario("third_tool", third_tool, ("registered",)),
+        Scenario("failing_handler", failing_handler, ("on_tool_error", "retries")),
+        Scenario("max_steps_limit", max_steps_limit, ("max_steps",)),
+    )
+}
+"""Every scenario of section 12, in the chapter's order, by key."""
+
+
+def build_experiment(key: str, *, language: Language = "en", **options: Any) -> Experiment:
+    """Build the scenario ``key`` with ``options`` (only those it takes, see :class:`Scenario`).
+
+    Raises ``KeyError`` for an unknown key and ``TypeError`` for an option the scenario does
+    not take, each naming what exists.
+    """
+    scenario = SCENARIOS.get(key)
+    if scenario is None:
+        raise KeyError(f"unknown experiment {key!r}; choose one of {list(SCENARIOS)}")
+    unknown = sorted(set(options) - set(scenario.options))
+    if unknown:
+        raise TypeError(
+            f"experiment {key!r} takes the options {list(scenario.options)}, not {unknown}"
+        )
+    return scenario.build(language=language, **options)
