@@ -1,0 +1,259 @@
+"""The widgets, driven from pytest: click the buttons, set the controls, read what is shown."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from agentcore import AgentRuntime, MaxStepsExceeded, ScriptedWeatherModel, build_tools
+from agentcore.widgets import ExperimentPanel, RunStepper
+
+REQUEST = "Read Tokyo's teaching weather and convert the temperature to Fahrenheit."
+ANSWER = "Tokyo's deterministic teaching record is 18.0°C (64.4°F), cloudy."
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+
+
+def stepper(max_steps: int = 6, language: str = "en") -> RunStepper:
+    runtime = AgentRuntime(ScriptedWeatherModel(), build_tools(), max_steps=max_steps)
+    return RunStepper(runtime, REQUEST, language=language)  # type: ignore[arg-type]
+
+
+def table_rows(html_table: str) -> int:
+    return html_table.count("<tr>") - 1  # minus the header row
+
+
+def test_each_step_adds_one_model_turn_to_the_transcript() -> None:
+    shown = stepper()
+    assert table_rows(shown.transcript.value) == 1  # the user's request
+    assert shown.snapshot.status == "not started"
+
+    shown.step_button.click()
+    assert table_rows(shown.transcript.value) == 3
+    assert "call-weather" in shown.transcript.value and "call-convert" not in shown.transcript.value
+    assert shown.budgets.value == (
+        "model turns: 1 of max_steps=6; tool executions: 1 of max_tool_calls=6"
+    )
+
+    shown.step_button.click()
+    assert table_rows(shown.transcript.value) == 5
+    assert "ACTION  celsius_to_fahrenheit" in shown.last_step.value
+    assert "get_teaching_weather" not in shown.last_step.value  # only the last step's events
+    assert shown.outcome.value == ""
+
+    shown.step_button.click()
+    assert table_rows(shown.transcript.value) == 6
+    assert shown.run is not None and shown.run.result is not None
+    assert shown.run.result.answer == ANSWER
+    assert [m.get("tool_call_id") for m in shown.run.messages if m["role"] == "tool"] == [
+        "call-weather",
+        "call-convert",
+    ]
+
+
+def test_the_final_answer_is_highlighted_and_the_run_buttons_are_disabled() -> None:
+    shown = stepper()
+    shown.run_button.click()
+
+    assert 'class="agentcore-outcome agentcore-answered"' in shown.outcome.value
+    assert "#2e7d32" in shown.outcome.value  # the green border
+    assert "18.0°C (64.4°F), cloudy." in shown.outcome.value
+    assert shown.step_button.disabled and shown.run_button.disabled
+    assert shown.last_step.value.count("\n") == 1  # the final turn: DECIDE, then FINAL
+    shown.step_button.click()
+    assert shown.run is not None and shown.run.model_turns == 3  # nothing more happened
+
+
+def test_an_error_is_shown_with_its_type_highlighted_and_the_transcript_kept() -> None:
+    shown = stepper(max_steps=1)
+    shown.step_button.click()
+    assert shown.snapshot.status == "running"
+
+    shown.step_button.click()
+
+    assert isinstance(shown.run and shown.run.error, MaxStepsExceeded)
+    assert 'class="agentcore-outcome agentcore-failed"' in shown.outcome.value
+    assert "#c62828" in shown.outcome.value  # the red border
+    assert "<b>MaxStepsExceeded</b>" in shown.outcome.value
+    assert table_rows(shown.transcript.value) == 3
+    assert "model turns: 1 of max_steps=1" in shown.budgets.value
+    assert shown.step_button.disabled and not shown.reset_button.disabled
+
+
+def test_reset_starts_the_run_again() -> None:
+    shown = stepper()
+    shown.run_button.click()
+    first_run = shown.run
+
+    shown.reset_button.click()
+
+    assert shown.run is not first_run and shown.generation == 2
+    assert table_rows(shown.transcript.value) == 1
+    assert not shown.step_button.disabled and shown.outcome.value == ""
+    shown.run_button.click()
+    assert shown.snapshot.answer == ANSWER
+
+
+def test_clicks_print_nothing(capsys: pytest.CaptureFixture[str]) -> None:
+    shown = stepper()
+    shown.step_button.click()
+    shown.run_button.click()
+    shown.reset_button.click()
+    assert capsys.readouterr() == ("", "")
+
+
+def test_the_plain_text_fallback_is_a_hint_and_the_state_without_ids() -> None:
+    shown = stepper()
+    bundle = shown._repr_mimebundle_()
+
+    assert WIDGET_VIEW in bundle  # JupyterLab draws the widget
+    assert bundle["text/plain"] == (
+        "RunStepper: run the cells above in JupyterLab to step this run interactively.\n"
+        "status: not started\n"
+        "model turns: 0 of max_steps=6; tool executions: 0 of max_tool_calls=6"
+    )
+    assert stepper()._repr_mimebundle_()["text/plain"] == bundle["text/plain"]
+    shown.run_button.click()
+    text = shown._repr_mimebundle_()["text/plain"]
+    assert text.splitlines()[-1] == f"[3] FINAL   {ANSWER}"
+    assert not re.search(r"0x[0-9a-f]+|[0-9a-f]{32}", text)
+
+
+def test_a_closed_widget_still_has_its_text() -> None:
+    shown = stepper()
+    shown.widget.close()
+    assert shown._repr_mimebundle_() == {"text/plain": shown.text()}
+
+
+def test_labels_follow_the_language() -> None:
+    shown = stepper(language="zh-CN")
+    assert [b.description for b in (shown.step_button, shown.run_button, shown.reset_button)] == [
+        "单步",
+        "运行到底",
+        "重置",
+    ]
+    assert "角色" in shown.transcript.value
+    shown.run_button.click()
+    assert "<b>最终回答</b>" in shown.outcome.value
+    assert shown.text().startswith("RunStepper：在 JupyterLab 中运行上面的单元格")
+
+
+def test_bad_input_is_rejected_with_a_typed_error() -> None:
+    runtime = AgentRuntime(ScriptedWeatherModel(), build_tools())
+    with pytest.raises(TypeError, match="needs an AgentRuntime"):
+        RunStepper(ScriptedWeatherModel(), REQUEST)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="blank"):
+        RunStepper(runtime, "  ")
+    with pytest.raises(ValueError, match="language"):
+        RunStepper(runtime, REQUEST, language="fr")  # type: ignore[arg-type]
+
+
+# --- the experiment panel -------------------------------------------------------------------
+
+
+def test_the_panel_steps_two_calls_of_one_turn_in_order() -> None:
+    panel = ExperimentPanel()
+    panel.stepper.step_button.click()
+
+    lines = panel.stepper.snapshot.last_step
+    assert lines[0] == "[1] DECIDE  2 tool call(s): call-tokyo, call-paris"
+    assert [line.split("(")[1][:16] for line in lines[1::2]] == [
+        "{'city': 'Tokyo'",
+        "{'city': 'Paris'",
+    ]
+    assert table_rows(panel.stepper.transcript.value) == 5
+
+
+def test_the_panel_shows_only_the_controls_a_scenario_takes() -> None:
+    panel = ExperimentPanel()
+
+    def shown() -> set[str]:
+        return {name for name, c in panel._options.items() if c.layout.display != "none"}
+
+    assert shown() == set()
+    panel.scenario.value = "failing_handler"
+    assert shown() == {"on_tool_error", "retries"}
+    panel.scenario.value = "max_steps_limit"
+    assert shown() == {"max_steps"}
+    panel.scenario.value = "third_tool"
+    assert shown() == {"registered"}
+
+
+def test_the_panel_compares_stop_and_observe_with_the_handler_count() -> None:
+    panel = ExperimentPanel("failing_handler")
+    panel.stepper.run_button.click()
+    panel.on_tool_error.value = "observe"
+    panel.retries.value = 1
+    panel.stepper.run_button.click()
+
+    assert panel.finished[0] == (
+        "A handler that raises (on_tool_error='stop', retries=0)",
+        "ToolExecutionError",
+        2,
+        2,
+        "1",
+    )
+    label, outcome, turns, tools, runs = panel.finished[1]
+    assert label == "A handler that raises (on_tool_error='observe', retries=1)"
+    assert outcome.startswith("I could not finish") and len(outcome) == ExperimentPanel.MAX_OUTCOME
+    assert (turns, tools, runs) == (4, 3, "2")
+    assert table_rows(panel.comparison.value) == 2
+    assert "the failing handler ran 2 time(s)" in panel.text()
+
+
+def test_the_panel_shows_a_refused_turn_as_its_typed_error() -> None:
+    panel = ExperimentPanel()
+    panel.scenario.value = "same_call_id_in_one_turn"
+
+    assert panel.stepper.run is None
+    assert 'class="agentcore-outcome agentcore-refused"' in panel.stepper.outcome.value
+    assert "<b>InvalidModelTurnError</b>" in panel.stepper.outcome.value
+    assert panel.stepper.step_button.disabled and panel.stepper.run_button.disabled
+    assert panel.finished == [
+        ("The same call_id twice in one turn", "InvalidModelTurnError", 0, 0, "")
+    ]
+    panel.stepper.step_button.click()  # nothing to step; nothing breaks
+    assert len(panel.finished) == 1
+
+
+def test_a_panel_opened_on_a_refused_scenario_records_it() -> None:
+    panel = ExperimentPanel("same_call_id_in_one_turn")
+    assert [row[1] for row in panel.finished] == ["InvalidModelTurnError"]
+
+
+def test_the_max_steps_control_changes_the_outcome() -> None:
+    panel = ExperimentPanel("max_steps_limit")
+    panel.stepper.run_button.click()
+    panel.max_steps.value = 3
+    panel.stepper.run_button.click()
+
+    assert [row[1:4] for row in panel.finished] == [
+        ("MaxStepsExceeded", 1, 1),
+        (ANSWER, 3, 2),
+    ]
+
+
+def test_each_finished_run_is_recorded_once_and_reset_makes_a_new_one() -> None:
+    panel = ExperimentPanel()
+    panel.stepper.run_button.click()
+    panel.stepper.run_button.click()
+    assert len(panel.finished) == 1
+    panel.stepper.reset_button.click()
+    panel.stepper.run_button.click()
+    assert len(panel.finished) == 2
+
+
+def test_the_panel_text_fallback_in_chinese() -> None:
+    panel = ExperimentPanel("third_tool", language="zh-CN")
+    lines = panel._repr_mimebundle_()["text/plain"].splitlines()
+    assert lines[:3] == [
+        "ExperimentPanel：在 JupyterLab 中运行上面的单元格，就可以选择第 12 节的实验并逐步执行。",
+        "实验：第三个工具：describe_temperature (registered=True)",
+        "状态：尚未开始",
+    ]
+    assert panel.scenario.description == "实验"
+
+
+def test_an_unknown_scenario_is_rejected() -> None:
+    with pytest.raises(KeyError, match="unknown experiment 'nope'"):
+        ExperimentPanel("nope")
