@@ -27,9 +27,16 @@ Language = Literal["en", "zh-CN"]
 TASKS: tuple[Task, ...] = ("convert", "weather", "greet", "describe")
 LANGUAGES: tuple[Language, ...] = ("en", "zh-CN")
 
-_CITY_NAMES = {"zh-CN": {"Tokyo": "东京", "Paris": "巴黎"}}
-_CONDITIONS = {"zh-CN": {"cloudy": "多云", "light rain": "小雨"}}
-_DESCRIPTIONS = {"zh-CN": {"cold": "冷", "mild": "温和", "hot": "热"}}
+ZH_CN_WORDS: dict[str, str] = {
+    "Tokyo": "东京",
+    "Paris": "巴黎",
+    "cloudy": "多云",
+    "light rain": "小雨",
+    "cold": "冷",
+    "mild": "温和",
+    "hot": "热",
+}
+"""The Chinese names of the teaching data's cities, conditions and temperature words."""
 
 _REQUESTS: dict[Language, dict[Task, str]] = {
     "en": {
@@ -56,7 +63,8 @@ def weather_request(city: str = "Tokyo", task: Task = "convert", language: Langu
     The scripted model ignores the wording; a real model (lesson 05) reads it.
     """
     _check_options(city, task, language)
-    return _REQUESTS[language][task].format(city=_CITY_NAMES.get(language, {}).get(city, city))
+    name = ZH_CN_WORDS[city] if language == "zh-CN" else city
+    return _REQUESTS[language][task].format(city=name)
 
 
 def _check_options(city: str, task: str, language: str) -> None:
@@ -155,12 +163,9 @@ class ScriptedWeatherModel:
                 else f" ({conversion['temperature_f']}°F)"
             )
         if zh:
-            text = (
-                f"{_CITY_NAMES['zh-CN'][city]}的确定性教学记录是 {celsius}，"
-                f"{_CONDITIONS['zh-CN'][condition]}"
-            )
+            text = f"{ZH_CN_WORDS[city]}的确定性教学记录是 {celsius}，{ZH_CN_WORDS[condition]}"
             if description is not None:
-                text += f"，体感{_DESCRIPTIONS['zh-CN'][description['description']]}"
+                text += f"，体感{ZH_CN_WORDS[description['description']]}"
             return text + "。"
         text = f"{city}'s deterministic teaching record is {celsius}, {condition}"
         if description is not None:
@@ -235,7 +240,7 @@ class ScriptedModel:
         if self.remaining:
             raise AssertionError(
                 f"ScriptedModel played {self.calls} of {len(self._turns)} turns; "
-                f"{self.remaining} were never requested"
+                f"{self.remaining} turn(s) were never requested"
             )
 
     def __repr__(self) -> str:

@@ -82,6 +82,14 @@ class Tool:
                 f"{list(fields)} of {self.arguments_model.__name__} ({error})"
             ) from None
 
+    def __repr__(self) -> str:
+        # The default dataclass repr would print the handler's memory address.
+        handler = getattr(self.handler, "__qualname__", type(self.handler).__name__)
+        return (
+            f"Tool(name={self.name!r}, arguments_model={self.arguments_model.__name__}, "
+            f"handler={handler})"
+        )
+
     def schema(self) -> dict[str, Any]:
         """Return what the model is shown: ``{"name", "description", "parameters"}``.
 

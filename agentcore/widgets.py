@@ -8,9 +8,9 @@
   :mod:`agentcore.experiments`, with its options, steps it in a :class:`RunStepper`, and keeps
   a table of finished runs to compare.
 
-Everything that is not drawing (the experiments, reading a run as rows and text) lives in
-:mod:`agentcore.experiments`. This module is the only one that imports ipywidgets, and it is
-not imported by ``import agentcore``.
+Everything that is not drawing lives in :mod:`agentcore.experiments` (the scenarios) and
+:mod:`agentcore.snapshot` (reading a run as rows and text). This module is the only one that
+imports ipywidgets, and ``import agentcore`` does not import it.
 
 Callbacks write to widgets only through their traits (``.value``, ``.disabled``,
 ``.layout.display``): never through ``with output:``, whose text would land in the cell when
@@ -28,16 +28,10 @@ import ipywidgets as widgets  # type: ignore[import-untyped]
 
 from agentcore.errors import AgentRuntimeError
 from agentcore.events import RunEvent
-from agentcore.experiments import (
-    SCENARIOS,
-    Experiment,
-    RunSnapshot,
-    TranscriptRow,
-    build_experiment,
-    check_language,
-)
+from agentcore.experiments import SCENARIOS, Experiment, build_experiment
 from agentcore.runtime import AgentRun, AgentRuntime
 from agentcore.scripted import Language
+from agentcore.snapshot import RunSnapshot, TranscriptRow, check_language
 
 _LABELS: dict[Language, dict[str, str]] = {
     "en": {

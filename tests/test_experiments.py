@@ -10,7 +10,6 @@ import pytest
 
 from agentcore import (
     AgentRuntime,
-    FinalAnswer,
     InvalidModelTurnError,
     MaxStepsExceeded,
     ModelDecision,
@@ -22,16 +21,12 @@ from agentcore import (
 )
 from agentcore.experiments import (
     SCENARIOS,
-    RunSnapshot,
-    TranscriptRow,
     build_experiment,
-    event_line,
     failing_handler,
     max_steps_limit,
     same_call_id_across_turns,
     same_call_id_in_one_turn,
     third_tool,
-    transcript_rows,
     two_calls_in_one_turn,
 )
 
@@ -272,45 +267,6 @@ def test_bad_options_are_rejected_with_a_typed_error(build: Any, error: type[Exc
 
 
 # --- reading a run --------------------------------------------------------------------------
-
-
-def test_transcript_rows_give_each_call_of_a_turn_its_own_row() -> None:
-    rows = two_calls_in_one_turn().play().rows
-    assert rows[:3] == (
-        TranscriptRow(1, "user", content="What is the teaching weather in Tokyo and in Paris?"),
-        TranscriptRow(2, "assistant", "call-tokyo", "get_teaching_weather", '{"city": "Tokyo"}'),
-        TranscriptRow(2, "assistant", "call-paris", "get_teaching_weather", '{"city": "Paris"}'),
-    )
-    assert [(r.message, r.role, r.call_id) for r in rows[3:]] == [
-        (3, "tool", "call-tokyo"),
-        (4, "tool", "call-paris"),
-        (5, "assistant", ""),
-    ]
-    assert transcript_rows([]) == ()
-
-
-def test_a_snapshot_follows_the_run_one_model_turn_at_a_time() -> None:
-    run = max_steps_limit(3).start()
-    assert RunSnapshot.of_run(run).status == "not started"
-
-    events = run.step()
-    snapshot = RunSnapshot.of_run(run, events)
-
-    assert snapshot.status == "running" and not snapshot.finished
-    assert snapshot.last_step == (
-        "[1] DECIDE  1 tool call(s): call-weather",
-        "[1] ACTION  get_teaching_weather({'city': 'Tokyo'})",
-        '[1] OBSERVE {"city": "Tokyo", "temperature_c": 18.0, "condition": "cloudy"}',
-    )
-    assert snapshot.outcome() == ""
-    assert len(snapshot.rows) == 3
-
-
-def test_event_line_names_a_final_decision() -> None:
-    run = max_steps_limit(3).start()
-    events = [event for event in run]
-    assert event_line(events[-2]) == "[3] DECIDE  final text"
-    assert isinstance(events[-1], FinalAnswer)
 
 
 def test_snapshot_text_has_no_memory_address_in_any_scenario() -> None:

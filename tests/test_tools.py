@@ -156,3 +156,8 @@ def test_registry_executes_a_registered_tool() -> None:
         "temperature_c": 12.0,
         "condition": "light rain",
     }
+
+
+def test_a_tool_prints_without_a_memory_address() -> None:
+    assert repr(make_tool()) == "Tool(name='echo', arguments_model=EchoArguments, handler=echo)"
+    assert "0x" not in repr(make_tool(handler=lambda text: text))
