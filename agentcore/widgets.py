@@ -204,6 +204,7 @@ class RunStepper:
                 self.outcome,
             ]
         )
+        self.widget.add_class("agentcore-stepper")  # a handle for browser tests and styling
         self.generation = 0
         self.run: AgentRun | None = None
         self._listeners: list[Callable[[RunSnapshot], None]] = []
@@ -339,6 +340,7 @@ class ExperimentPanel:
                 self.comparison,
             ]
         )
+        self.widget.add_class("agentcore-panel")
 
     def _build(self) -> Experiment:
         taken = SCENARIOS[self.scenario.value].options
