@@ -86,7 +86,10 @@ _HIGHLIGHT = {
     "failed": "border-left:4px solid #c62828;background:rgba(198,40,40,0.12)",
     "refused": "border-left:4px solid #c62828;background:rgba(198,40,40,0.12)",
 }
-_CELL = "padding:2px 8px;text-align:left;vertical-align:top;white-space:pre-wrap"
+_CELL = (
+    "padding:2px 8px;text-align:left;vertical-align:top;white-space:pre-wrap;"
+    "overflow-wrap:anywhere;border-bottom:1px solid var(--jp-border-color2,#ddd)"
+)
 _MONO = "font-family:var(--jp-code-font-family,monospace);font-size:12px"
 
 
@@ -103,8 +106,9 @@ def _table(header: str, rows: Sequence[Sequence[object]], css_class: str) -> str
         + "</tr>"
         for row in rows
     )
+    # ipywidgets' HTML widget sets a tall line height meant for one-line controls.
     return (
-        f'<table class="{css_class}" style="border-collapse:collapse;{_MONO}">'
+        f'<table class="{css_class}" style="border-collapse:collapse;line-height:1.35;{_MONO}">'
         f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
     )
 

@@ -1,0 +1,162 @@
+"""Fixtures for the browser tests: a real JupyterLab on 127.0.0.1 and Debian's Chromium.
+
+The server runs on a copy of ``notebooks/`` in a temporary folder (running a lesson in the
+browser saves it, and the stored lessons must stay as committed), with a random token and
+temporary settings and workspace folders, so nothing of the user's own JupyterLab is used or
+changed. It is stopped when the session ends, whatever happened.
+
+Without Chromium or Playwright these tests are skipped with the reason, unless the variable
+``AGENTCORE_REQUIRE_BROWSER=1`` is set (CI sets it): then they fail.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = Path(os.environ.get("AGENTCORE_CHROMIUM", "/usr/bin/chromium"))
+ARTIFACTS = ROOT / "artifacts" / "browser"
+# Flags this sandbox needs (root, no GPU, no network beyond loopback).
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def _missing_browser() -> str | None:
+    if not CHROMIUM.exists():
+        return f"{CHROMIUM} not found (apt-get install chromium)"
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "playwright is not installed (pip install playwright)"
+    return None
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    reason = _missing_browser()
+    if reason is None:
+        return
+    if os.environ.get("AGENTCORE_REQUIRE_BROWSER") == "1":
+        raise pytest.UsageError(f"browser tests required but {reason}")
+    for item in items:
+        if "tests/browser" in item.nodeid:
+            item.add_marker(pytest.mark.skip(reason=reason))
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@dataclass(frozen=True)
+class Lab:
+    """A running JupyterLab: its base URL and token."""
+
+    url: str
+    token: str
+
+    def lesson(self, language: str, name: str) -> str:
+        """The URL that opens one lesson in JupyterLab."""
+        return f"{self.url}/lab/tree/{language}/{name}?token={self.token}"
+
+
+@pytest.fixture(scope="session")
+def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
+    """Start ``jupyter lab`` on a free loopback port; stop it at the end of the session."""
+    base = tmp_path_factory.mktemp("lab")
+    root = base / "notebooks"
+    shutil.copytree(ROOT / "notebooks", root)
+    # No "get notified about Jupyter news?" toast over the screenshots.
+    notification = base / "settings" / "@jupyterlab" / "apputils-extension"
+    notification.mkdir(parents=True)
+    (notification / "notification.jupyterlab-settings").write_text('{"fetchNews": "false"}')
+    port, token = _free_port(), secrets.token_hex(16)
+    env = {
+        **os.environ,
+        "JUPYTERLAB_SETTINGS_DIR": str(base / "settings"),
+        "JUPYTERLAB_WORKSPACES_DIR": str(base / "workspaces"),
+        "JUPYTER_CONFIG_DIR": str(base / "config"),
+        "JUPYTER_RUNTIME_DIR": str(base / "runtime"),
+    }
+    command = [
+        sys.executable, "-m", "jupyterlab", "--no-browser",
+        "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}",
+        f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}",
+        "--LabApp.expose_app_in_browser=True", "--ServerApp.allow_root=True",
+    ]  # fmt: skip
+    log = (base / "jupyter.log").open("w")
+    server = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(f"{url}/api/status?token={token}", timeout=2):
+                    break
+            except OSError:
+                if server.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError(
+                        f"jupyter lab did not start:\n{(base / 'jupyter.log').read_text()}"
+                    ) from None
+                time.sleep(0.5)
+        yield Lab(url, token)
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            server.kill()
+        log.close()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    """Debian's Chromium, headless, driven by Playwright (no browser download)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
+        )
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    """A fresh browser page, 1400x1000, closed after the test."""
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    page = context.new_page()
+    try:
+        yield page
+    finally:
+        context.close()
+
+
+@pytest.fixture(scope="session")
+def artifacts() -> Path:
+    """Folder for screenshots (ignored by git)."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    return ARTIFACTS

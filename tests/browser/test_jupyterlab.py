@@ -1,0 +1,111 @@
+"""The lessons in a real JupyterLab, in headless Chromium: they open, run, and step.
+
+Unit tests drive the widgets from Python; only a browser shows whether JupyterLab's front end
+and the kernel's ipywidgets agree ("Error displaying widget", "Loading widget..." forever).
+For each language: lesson 01 runs all its cells and its stepper is clicked until the final
+answer shows, one model turn per click; lesson 06 runs and one experiment is run from its
+panel. Screenshots go to ``artifacts/browser/`` (ignored by git).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+LANGUAGES = ("en", "zh-CN")
+STEP = {"en": "Step", "zh-CN": "单步"}
+RUN_TO_END = {"en": "Run to end", "zh-CN": "运行到底"}
+WIDGET_ERRORS = re.compile(r"Error displaying widget|model not found|Loading widget", re.I)
+MAX_STEPS_TITLE = {"en": "A small max_steps", "zh-CN": "很小的 max_steps"}
+TIMEOUT_MS = 60_000
+
+KERNEL_READY = """() => {
+  const panel = window.jupyterapp && window.jupyterapp.shell.currentWidget;
+  const kernel = panel && panel.sessionContext && panel.sessionContext.session
+    && panel.sessionContext.session.kernel;
+  return Boolean(kernel) && kernel.connectionStatus === 'connected'
+    && kernel.status === 'idle';
+}"""
+
+ALL_CELLS_RAN = """() => {
+  const panel = window.jupyterapp.shell.currentWidget;
+  const kernel = panel.sessionContext.session.kernel;
+  const prompts = [...document.querySelectorAll('.jp-InputArea-prompt')].map(p => p.textContent);
+  return kernel.status === 'idle' && prompts.length > 0
+    && !prompts.some(text => text.includes('*'));
+}"""
+
+
+def open_and_run_all(page: Any, url: str) -> None:
+    """Open a lesson, wait for its kernel, run every cell, wait until all have run."""
+    page.goto(url)
+    page.wait_for_selector(".jp-Notebook", timeout=TIMEOUT_MS)
+    page.wait_for_function(KERNEL_READY, timeout=TIMEOUT_MS)
+    page.evaluate("window.jupyterapp.commands.execute('notebook:run-all-cells')")
+    page.wait_for_timeout(500)  # let the first cell be queued before polling the prompts
+    page.wait_for_function(ALL_CELLS_RAN, timeout=TIMEOUT_MS)
+
+
+def assert_no_widget_errors(page: Any) -> None:
+    text = page.inner_text("body")
+    assert not WIDGET_ERRORS.search(text), WIDGET_ERRORS.search(text)
+    assert page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']"
+                        ).count() == 0, "a cell wrote to stderr"  # fmt: skip
+
+
+def transcript_rows(stepper: Any) -> int:
+    return int(stepper.locator("table.agentcore-transcript tbody tr").count())
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_lesson_01_steps_the_run_one_model_turn_per_click(
+    lab: Any, page: Any, artifacts: Path, language: str
+) -> None:
+    open_and_run_all(page, lab.lesson(language, "01-the-loop.ipynb"))
+    stepper = page.locator(".agentcore-stepper").first
+    stepper.wait_for(timeout=TIMEOUT_MS)
+    stepper.scroll_into_view_if_needed()
+    step = stepper.get_by_role("button", name=STEP[language], exact=True)
+    page.screenshot(path=str(artifacts / f"stepper-{language}-before.png"))
+
+    counts = [transcript_rows(stepper)]
+    for _ in range(10):
+        if stepper.locator(".agentcore-outcome").count():
+            break
+        step.click()
+        page.wait_for_function(
+            "([box, before]) => box.querySelectorAll('table.agentcore-transcript tbody tr')"
+            ".length > before || box.querySelector('.agentcore-outcome') !== null",
+            arg=[stepper.element_handle(), counts[-1]],
+            timeout=10_000,
+        )
+        counts.append(transcript_rows(stepper))
+
+    outcome = stepper.locator(".agentcore-outcome")
+    assert outcome.count() == 1
+    assert "64.4°F" in outcome.inner_text()
+    assert "agentcore-answered" in (outcome.get_attribute("class") or "")
+    assert counts == sorted(set(counts)), f"rows must grow one step at a time: {counts}"
+    assert len(counts) >= 4, f"the weather run takes three model turns: {counts}"
+    page.screenshot(path=str(artifacts / f"stepper-{language}-after.png"))
+    assert_no_widget_errors(page)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_lesson_06_runs_an_experiment_from_the_panel(
+    lab: Any, page: Any, artifacts: Path, language: str
+) -> None:
+    open_and_run_all(page, lab.lesson(language, "06-experiments.ipynb"))
+    panel = page.locator(".agentcore-panel").first
+    panel.wait_for(timeout=TIMEOUT_MS)
+    panel.scroll_into_view_if_needed()
+    panel.locator("select").first.select_option(label=MAX_STEPS_TITLE[language])
+    panel.get_by_role("button", name=RUN_TO_END[language], exact=True).click()
+    outcome = panel.locator(".agentcore-outcome")
+    outcome.wait_for(timeout=10_000)
+    assert "MaxStepsExceeded" in outcome.inner_text()
+    page.screenshot(path=str(artifacts / f"panel-{language}.png"))
+    assert_no_widget_errors(page)
