@@ -118,6 +118,16 @@ class ModelTurn:
                 )
             seen.add(call.call_id)
 
+    def __repr__(self) -> str:
+        # Only the half that is set, and provider_items only when an adapter filled it.
+        if self.final_text is not None:
+            parts = [f"final_text={self.final_text!r}"]
+        else:
+            parts = [f"tool_calls={self.tool_calls!r}"]
+        if self.provider_items:
+            parts.append(f"provider_items={self.provider_items!r}")
+        return f"ModelTurn({', '.join(parts)})"
+
     def _freeze_provider_items(self) -> None:
         try:
             items = tuple(

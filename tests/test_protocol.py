@@ -134,3 +134,14 @@ def test_tool_call_and_model_turn_print_readably() -> None:
     assert repr(call) == (
         "ToolCall(call_id='call-weather', name='get_teaching_weather', arguments={'city': 'Tokyo'})"
     )
+
+
+def test_a_model_turn_prints_only_what_it_holds() -> None:
+    call = ToolCall("c1", "tool", {})
+    assert repr(ModelTurn(final_text="done")) == "ModelTurn(final_text='done')"
+    assert repr(ModelTurn(tool_calls=(call,))) == (
+        "ModelTurn(tool_calls=(ToolCall(call_id='c1', name='tool', arguments={}),))"
+    )
+    assert repr(ModelTurn(final_text="ok", provider_items=[{"type": "reasoning"}])) == (
+        "ModelTurn(final_text='ok', provider_items=({'type': 'reasoning'},))"
+    )
