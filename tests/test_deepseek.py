@@ -1,0 +1,747 @@
+"""DeepSeekResponsesModel through AgentRuntime, the real openai SDK and real HTTP on 127.0.0.1.
+
+Every run here goes: runtime -> adapter -> SDK -> HTTP -> LocalResponsesServer and back. The
+request bodies the server recorded are what went over the wire.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import openai
+import pytest
+from pydantic import BaseModel, ConfigDict
+
+from agentcore import (
+    AgentRuntime,
+    AgentRuntimeError,
+    DeepSeekResponsesModel,
+    InvalidModelTurnError,
+    Model,
+    ModelError,
+    ProviderAuthenticationError,
+    ProviderConfigurationError,
+    ProviderConnectionError,
+    ProviderError,
+    ProviderNotFoundError,
+    ProviderPermissionError,
+    ProviderRateLimitError,
+    ProviderRequestError,
+    ProviderResponseError,
+    ProviderServerError,
+    ProviderStatusError,
+    ProviderTimeoutError,
+    ScriptedWeatherModel,
+    Tool,
+    build_tools,
+    weather_request,
+)
+from agentcore.deepseek import PREVIEW_CHARS, to_function_tool, to_input_items
+from agentcore.teaching_tools import (
+    CONVERSION_TOOL,
+    DESCRIBE_TEMPERATURE_TOOL,
+    WEATHER_TOOL,
+    WeatherArguments,
+    get_teaching_weather,
+)
+from agentcore.testing import (
+    LocalResponsesServer,
+    Reply,
+    function_call,
+    http_error,
+    message,
+    weather_script,
+)
+
+KEY = "sk-test-7f3a9c2e5b1d4e6f"
+"""A made-up key: the tests check it reaches the server and appears nowhere else."""
+MODEL = "deepseek-v4-flash"
+USER = weather_request()
+FINAL = "Tokyo's deterministic teaching record is 18.0°C (64.4°F), cloudy."
+
+TOOLS = [
+    {
+        "type": "function",
+        "name": "get_teaching_weather",
+        "description": WEATHER_TOOL.description,
+        "parameters": {
+            "additionalProperties": False,
+            "description": "Arguments of ``get_teaching_weather``: only the two cities that have "
+            "records.",
+            "properties": {
+                "city": {
+                    "description": "City whose teaching record to read.",
+                    "enum": ["Tokyo", "Paris"],
+                    "title": "City",
+                    "type": "string",
+                }
+            },
+            "required": ["city"],
+            "title": "WeatherArguments",
+            "type": "object",
+        },
+        "strict": True,
+    },
+    {
+        "type": "function",
+        "name": "celsius_to_fahrenheit",
+        "description": "Convert a temperature from degrees Celsius to degrees Fahrenheit.",
+        "parameters": {
+            "additionalProperties": False,
+            "description": "Arguments of ``celsius_to_fahrenheit``: a finite temperature in °C.",
+            "properties": {
+                "temperature_c": {
+                    "description": "Temperature in degrees Celsius.",
+                    "title": "Temperature C",
+                    "type": "number",
+                }
+            },
+            "required": ["temperature_c"],
+            "title": "CelsiusArguments",
+            "type": "object",
+        },
+        "strict": True,
+    },
+]
+USER_ITEM = {"type": "message", "role": "user", "content": USER}
+WEATHER_ITEMS = [
+    {
+        "type": "function_call",
+        "call_id": "call-weather",
+        "name": "get_teaching_weather",
+        "arguments": '{"city": "Tokyo"}',
+    },
+    {
+        "type": "function_call_output",
+        "call_id": "call-weather",
+        "output": '{"city": "Tokyo", "temperature_c": 18.0, "condition": "cloudy"}',
+    },
+]
+CONVERT_ITEMS = [
+    {
+        "type": "function_call",
+        "call_id": "call-convert",
+        "name": "celsius_to_fahrenheit",
+        "arguments": '{"temperature_c": 18.0}',
+    },
+    {
+        "type": "function_call_output",
+        "call_id": "call-convert",
+        "output": '{"temperature_f": 64.4}',
+    },
+]
+
+
+@pytest.fixture(autouse=True)
+def _no_deepseek_settings(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A developer's own DEEPSEEK_* settings must not change what these tests see."""
+    for name in ("DEEPSEEK_API_KEY", "DEEPSEEK_MODEL", "DEEPSEEK_BASE_URL"):
+        monkeypatch.delenv(name, raising=False)
+
+
+def adapter(server: LocalResponsesServer, **options: Any) -> DeepSeekResponsesModel:
+    """The adapter pointed at the local server; no retries and a short timeout keep it fast."""
+    settings: dict[str, Any] = {"api_key": KEY, "base_url": server.base_url, "max_retries": 0}
+    settings["timeout"] = 5.0
+    return DeepSeekResponsesModel(MODEL, **{**settings, **options})
+
+
+# --- the chapter's trajectory over the wire -------------------------------------------------
+
+
+def test_weather_trajectory_sends_the_whole_transcript_every_turn() -> None:
+    with LocalResponsesServer(weather_script()) as server:
+        result = AgentRuntime(adapter(server), build_tools()).run(USER)
+
+    assert result.answer == FINAL
+    assert (result.model_turns, result.tool_executions) == (3, 2)
+    assert [request.body for request in server.requests] == [
+        {"model": MODEL, "input": [USER_ITEM], "tools": TOOLS},
+        {"model": MODEL, "input": [USER_ITEM, *WEATHER_ITEMS], "tools": TOOLS},
+        {"model": MODEL, "input": [USER_ITEM, *WEATHER_ITEMS, *CONVERT_ITEMS], "tools": TOOLS},
+    ]
+    for request in server.requests:
+        assert (request.method, request.path) == ("POST", "/responses")
+        assert "previous_response_id" not in request.body
+        assert request.sent_bearer(KEY)
+
+
+def test_weather_trajectory_leaves_the_same_transcript_as_the_scripted_model() -> None:
+    with LocalResponsesServer(weather_script()) as server:
+        over_http = AgentRuntime(adapter(server), build_tools()).run(USER)
+    in_process = AgentRuntime(ScriptedWeatherModel(), build_tools()).run(USER)
+
+    assert over_http.messages == in_process.messages
+    assert over_http.messages == [
+        {"role": "user", "content": USER},
+        {
+            "role": "assistant",
+            "content": "",
+            "tool_calls": [
+                {
+                    "call_id": "call-weather",
+                    "name": "get_teaching_weather",
+                    "arguments": {"city": "Tokyo"},
+                }
+            ],
+        },
+        {
+            "role": "tool",
+            "tool_call_id": "call-weather",
+            "name": "get_teaching_weather",
+            "content": '{"city": "Tokyo", "temperature_c": 18.0, "condition": "cloudy"}',
+        },
+        {
+            "role": "assistant",
+            "content": "",
+            "tool_calls": [
+                {
+                    "call_id": "call-convert",
+                    "name": "celsius_to_fahrenheit",
+                    "arguments": {"temperature_c": 18.0},
+                }
+            ],
+        },
+        {
+            "role": "tool",
+            "tool_call_id": "call-convert",
+            "name": "celsius_to_fahrenheit",
+            "content": '{"temperature_f": 64.4}',
+        },
+        {"role": "assistant", "content": FINAL},
+    ]
+
+
+def test_the_adapter_is_a_model_and_sends_instructions_when_given() -> None:
+    with LocalResponsesServer([Reply(output=(message("Hello."),))]) as server:
+        model = adapter(server, instructions="Use the tools.")
+        assert isinstance(model, Model)
+        AgentRuntime(model, build_tools()).run("Hi")
+    assert server.requests[0].body["instructions"] == "Use the tools."
+
+
+def test_a_stepped_run_sends_one_request_per_model_turn() -> None:
+    with LocalResponsesServer(weather_script()) as server:
+        run = AgentRuntime(adapter(server), build_tools()).start(USER)
+        run.step()
+        assert len(server.requests) == 1
+        run.step()
+        assert len(server.requests) == 2
+        assert run.finish().answer == FINAL
+    assert len(server.requests) == 3
+
+
+# --- several calls in one response ----------------------------------------------------------
+
+
+def spy_weather_tool(seen: list[str]) -> Tool:
+    def handler(city: str) -> dict[str, Any]:
+        seen.append(city)
+        return get_teaching_weather(city)
+
+    return Tool(WEATHER_TOOL.name, WEATHER_TOOL.description, WeatherArguments, handler)
+
+
+def test_two_calls_in_one_response_run_in_order_and_both_outputs_go_back_by_call_id() -> None:
+    seen: list[str] = []
+    script = [
+        Reply(
+            output=(
+                function_call("get_teaching_weather", {"city": "Paris"}, "call-a"),
+                function_call("get_teaching_weather", {"city": "Tokyo"}, "call-b"),
+            )
+        ),
+        Reply(output=(message("Paris 12.0°C, Tokyo 18.0°C."),)),
+    ]
+    with LocalResponsesServer(script) as server:
+        result = AgentRuntime(adapter(server), [spy_weather_tool(seen)]).run("Both cities?")
+
+    assert seen == ["Paris", "Tokyo"]
+    assert result.model_turns == 2
+    assert server.requests[1].body["input"] == [
+        {"type": "message", "role": "user", "content": "Both cities?"},
+        {
+            "type": "function_call",
+            "call_id": "call-a",
+            "name": "get_teaching_weather",
+            "arguments": '{"city": "Paris"}',
+        },
+        {
+            "type": "function_call",
+            "call_id": "call-b",
+            "name": "get_teaching_weather",
+            "arguments": '{"city": "Tokyo"}',
+        },
+        {
+            "type": "function_call_output",
+            "call_id": "call-a",
+            "output": '{"city": "Paris", "temperature_c": 12.0, "condition": "light rain"}',
+        },
+        {
+            "type": "function_call_output",
+            "call_id": "call-b",
+            "output": '{"city": "Tokyo", "temperature_c": 18.0, "condition": "cloudy"}',
+        },
+    ]
+
+
+# --- provider items: text and reasoning beside the calls -------------------------------------
+
+REASONING = {"type": "reasoning", "summary": [], "encrypted_content": "opaque-reasoning"}
+
+
+def test_text_and_reasoning_beside_calls_are_kept_and_replayed_in_place() -> None:
+    script = [
+        Reply(
+            output=(
+                REASONING,
+                message("Let me look that up."),
+                function_call("get_teaching_weather", {"city": "Tokyo"}, "call-weather"),
+            )
+        ),
+        Reply(output=(message("Tokyo is 18.0°C."),)),
+    ]
+    with LocalResponsesServer(script) as server:
+        result = AgentRuntime(adapter(server), build_tools()).run("Tokyo?")
+
+    sent_output = [
+        {"id": "item_001_1", "status": "completed", **REASONING},
+        {"id": "msg_001_2", "status": "completed", **message("Let me look that up.")},
+        {
+            "id": "fc_001_3",
+            "status": "completed",
+            **function_call("get_teaching_weather", {"city": "Tokyo"}, "call-weather"),
+        },
+    ]
+    request_turn = result.messages[1]
+    assert request_turn["tool_calls"] == [
+        {"call_id": "call-weather", "name": "get_teaching_weather", "arguments": {"city": "Tokyo"}}
+    ]
+    assert request_turn["provider_items"] == sent_output
+    assert server.requests[1].body["input"] == [
+        {"type": "message", "role": "user", "content": "Tokyo?"},
+        *sent_output,
+        {
+            "type": "function_call_output",
+            "call_id": "call-weather",
+            "output": '{"city": "Tokyo", "temperature_c": 18.0, "condition": "cloudy"}',
+        },
+    ]
+
+
+def test_plain_turns_carry_no_provider_items() -> None:
+    with LocalResponsesServer(weather_script()) as server:
+        result = AgentRuntime(adapter(server), build_tools()).run(USER)
+    assert not any("provider_items" in entry for entry in result.messages)
+
+
+def test_a_final_answer_after_reasoning_keeps_the_reasoning() -> None:
+    with LocalResponsesServer([Reply(output=(REASONING, message("Hello.")))]) as server:
+        result = AgentRuntime(adapter(server), build_tools()).run("Hi")
+    assert result.answer == "Hello."
+    assert [item["type"] for item in result.messages[-1]["provider_items"]] == [
+        "reasoning",
+        "message",
+    ]
+
+
+def test_input_items_keep_non_ascii_and_refuse_unknown_roles() -> None:
+    call = {"call_id": "c", "name": "get_teaching_weather", "arguments": {"city": "东京"}}
+    items = to_input_items([{"role": "assistant", "content": "", "tool_calls": [call]}])
+    assert items[0]["arguments"] == '{"city": "东京"}'
+    assert to_input_items([{"role": "system", "content": "Be brief."}]) == [
+        {"type": "message", "role": "system", "content": "Be brief."}
+    ]
+    with pytest.raises(ProviderRequestError, match="message 1 has role 'robot'"):
+        to_input_items([{"role": "user", "content": "hi"}, {"role": "robot", "content": "?"}])
+
+
+# --- strict tools ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("tool", [WEATHER_TOOL, CONVERSION_TOOL, DESCRIBE_TEMPERATURE_TOOL])
+def test_tools_are_made_strict_exactly_as_the_sdk_helper_does(tool: Tool) -> None:
+    helper = openai.pydantic_function_tool(
+        tool.arguments_model, name=tool.name, description=tool.description
+    )["function"]
+    assert to_function_tool(tool.schema()) == {"type": "function", **helper}
+
+
+class Place(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    city: str
+    country: str | None = None
+
+
+class TripArguments(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    start: Place
+    stops: list[Place] = []
+
+
+def test_nested_models_are_closed_and_every_property_required() -> None:
+    tool = Tool("plan_trip", "Plan a trip.", TripArguments, lambda start, stops: {})
+    strict = to_function_tool(tool.schema())["parameters"]
+    place = strict["$defs"]["Place"]
+    assert strict["additionalProperties"] is False
+    assert strict["required"] == ["start", "stops"]
+    assert place["additionalProperties"] is False
+    assert place["required"] == ["city", "country"]
+
+
+class TaggedArguments(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    tags: dict[str, int]
+
+
+def test_a_schema_that_cannot_be_strict_fails_naming_the_tool_before_any_request() -> None:
+    tool = Tool("tag_things", "Tag things.", TaggedArguments, lambda tags: {})
+    with LocalResponsesServer([Reply(output=(message("never"),))]) as server:
+        with pytest.raises(ProviderRequestError) as caught:
+            AgentRuntime(adapter(server), [tool]).run("Tag it.")
+        assert server.requests == []
+    assert "Tool 'tag_things' cannot be offered in strict mode" in str(caught.value)
+    assert "parameters.properties.tags allows keys it does not name" in str(caught.value)
+    assert caught.value.messages == [{"role": "user", "content": "Tag it."}]
+
+
+def test_an_open_model_is_refused_too() -> None:
+    class Open(BaseModel):
+        model_config = ConfigDict(extra="allow")
+        city: str
+
+    schema = Tool("open_tool", "Open.", Open, lambda city: {}).schema()
+    with pytest.raises(ProviderRequestError, match=r"'open_tool'.*additionalProperties=True"):
+        to_function_tool(schema)
+
+
+# --- rejected turns: each error keeps the transcript and runs no handler of that turn ---------
+
+GOOD_FIRST_TURN = Reply(
+    output=(function_call("get_teaching_weather", {"city": "Tokyo"}, "call-weather"),)
+)
+
+
+def run_into(
+    reply: Reply, expected: type[ProviderError], **options: Any
+) -> tuple[ProviderError, LocalResponsesServer]:
+    """Play a good first turn, then ``reply``; return the error the run ended with."""
+    with (
+        LocalResponsesServer([GOOD_FIRST_TURN, reply]) as server,
+        pytest.raises(expected) as caught,
+    ):
+        AgentRuntime(adapter(server, **options), build_tools()).run(USER)
+    error = caught.value
+    assert type(error) is expected
+    assert isinstance(error, ModelError) and isinstance(error, AgentRuntimeError)
+    # The failed run kept everything up to the rejected turn, and no handler of it ran.
+    assert error.model_turns == 2
+    assert error.tool_executions == 1
+    assert [entry["role"] for entry in error.messages] == ["user", "assistant", "tool"]
+    return error, server
+
+
+def bad_arguments(arguments: str) -> Reply:
+    return Reply(output=(function_call("celsius_to_fahrenheit", arguments, "call-convert"),))
+
+
+def test_status_incomplete_names_the_reason() -> None:
+    reply = Reply(status="incomplete", incomplete_reason="max_output_tokens")
+    error, _ = run_into(reply, ProviderResponseError)
+    assert "status 'incomplete' (reason: max_output_tokens), not 'completed'" in str(error)
+    assert "cut off" in error.hint
+
+
+def test_status_failed_is_refused() -> None:
+    error, _ = run_into(Reply(status="failed"), ProviderResponseError)
+    assert "status 'failed'" in str(error)
+
+
+def test_no_function_call_and_no_text() -> None:
+    error, _ = run_into(Reply(output=()), ProviderResponseError)
+    assert "holds no function call and no text" in str(error)
+
+
+def test_blank_text_counts_as_no_text() -> None:
+    error, _ = run_into(Reply(output=(message("  "),)), ProviderResponseError)
+    assert "holds no function call and no text" in str(error)
+
+
+def test_a_refusal_is_named() -> None:
+    refusal = {
+        "type": "message",
+        "role": "assistant",
+        "content": [{"type": "refusal", "refusal": "I cannot help with that."}],
+    }
+    error, _ = run_into(Reply(output=(refusal,)), ProviderResponseError)
+    assert "is a refusal, not an answer: 'I cannot help with that.'" in str(error)
+
+
+def test_arguments_that_are_not_json_name_the_function() -> None:
+    error, _ = run_into(bad_arguments('{"temperature_c": 18.0'), ProviderResponseError)
+    assert "The arguments of function 'celsius_to_fahrenheit' are not JSON" in str(error)
+    assert """'{"temperature_c": 18.0'""" in str(error)
+
+
+def test_long_bad_arguments_are_shown_cut_to_the_preview_length() -> None:
+    error, _ = run_into(bad_arguments("x" * 5000), ProviderResponseError)
+    assert "x" * PREVIEW_CHARS + "…" in str(error)
+    assert "x" * (PREVIEW_CHARS + 1) not in str(error)
+
+
+def test_arguments_that_are_json_but_not_an_object() -> None:
+    error, _ = run_into(bad_arguments("[18.0]"), ProviderResponseError)
+    assert "are JSON but not an object (got list)" in str(error)
+
+
+@pytest.mark.parametrize(
+    ("arguments", "said"),
+    [
+        ('{"temperature_c": NaN}', "they hold NaN"),
+        ('{"temperature_c": Infinity}', "they hold Infinity"),
+        ('{"temperature_c": -Infinity}', "they hold -Infinity"),
+        ('{"temperature_c": 1e999}', "the number 1e999 is too large to be finite"),
+    ],
+)
+def test_arguments_that_are_not_finite(arguments: str, said: str) -> None:
+    error, _ = run_into(bad_arguments(arguments), ProviderResponseError)
+    assert said in str(error)
+
+
+def test_arguments_with_a_key_twice() -> None:
+    error, _ = run_into(
+        bad_arguments('{"temperature_c": 18.0, "temperature_c": 99.0}'), ProviderResponseError
+    )
+    assert "they hold the key 'temperature_c' twice" in str(error)
+
+
+def test_arguments_over_the_size_limit() -> None:
+    arguments = json.dumps({"temperature_c": 18.0, "note": "y" * 100})
+    error, _ = run_into(bad_arguments(arguments), ProviderResponseError, max_arguments_chars=64)
+    assert f"are {len(arguments)} characters long, over the adapter's limit of 64" in str(error)
+
+
+def test_a_function_call_with_an_empty_call_id() -> None:
+    reply = Reply(output=(function_call("celsius_to_fahrenheit", {"temperature_c": 18.0}, ""),))
+    error, _ = run_into(reply, ProviderResponseError)
+    assert "The function_call to 'celsius_to_fahrenheit' has an empty call_id" in str(error)
+
+
+def test_a_function_call_with_an_empty_name() -> None:
+    reply = Reply(output=(function_call("", {"temperature_c": 18.0}, "call-convert"),))
+    error, _ = run_into(reply, ProviderResponseError)
+    assert "(call_id 'call-convert') has an empty name" in str(error)
+
+
+def test_arguments_that_are_an_object_instead_of_a_string() -> None:
+    item = {**function_call("celsius_to_fahrenheit", "{}", "call-convert"), "arguments": {}}
+    error, _ = run_into(Reply(output=(item,)), ProviderResponseError)
+    assert "are a dict, not a JSON string" in str(error)
+
+
+def test_a_body_that_is_not_json() -> None:
+    error, _ = run_into(Reply(raw_body="<html>busy</html>"), ProviderResponseError)
+    assert "/responses is not JSON" in str(error)
+
+
+def test_the_same_call_id_twice_in_one_response_is_the_runtimes_protocol_error() -> None:
+    call = function_call("celsius_to_fahrenheit", {"temperature_c": 18.0}, "call-x")
+    with (
+        LocalResponsesServer([Reply(output=(call, call))]) as server,
+        pytest.raises(InvalidModelTurnError, match="repeats call_id 'call-x'") as caught,
+    ):
+        AgentRuntime(adapter(server), build_tools()).run(USER)
+    assert caught.value.tool_executions == 0
+
+
+# --- HTTP failures --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("status", "expected", "hint_names"),
+    [
+        (400, ProviderStatusError, "request body"),
+        (401, ProviderAuthenticationError, "DEEPSEEK_API_KEY"),
+        (402, ProviderStatusError, "Top up"),
+        (403, ProviderPermissionError, "DEEPSEEK_MODEL"),
+        (404, ProviderNotFoundError, "DEEPSEEK_MODEL"),
+        (422, ProviderStatusError, "request body"),
+        (429, ProviderRateLimitError, "Wait a little"),
+        (500, ProviderServerError, "Wait a little"),
+        (503, ProviderServerError, "Wait a little"),
+    ],
+)
+def test_http_error_statuses_become_typed_errors_with_a_hint(
+    status: int, expected: type[ProviderStatusError], hint_names: str
+) -> None:
+    error, _ = run_into(http_error(status, "provider says no"), expected)
+    assert isinstance(error, ProviderStatusError)
+    assert error.status_code == status
+    assert error.provider_message == "provider says no"
+    assert f"(HTTP {status}: provider says no)" in str(error)
+    assert hint_names in error.hint and error.hint in str(error)
+
+
+def test_404_names_the_model_and_the_endpoint() -> None:
+    error, server = run_into(http_error(404, "Model Not Exist"), ProviderNotFoundError)
+    assert f"No model '{MODEL}' or no endpoint at {server.base_url}/responses" in str(error)
+
+
+def test_a_slow_reply_becomes_a_timeout() -> None:
+    slow = Reply(output=(message("late"),), delay_seconds=30)
+    error, _ = run_into(slow, ProviderTimeoutError, timeout=0.3)
+    assert "within 0.3 s" in str(error)
+    assert "timeout=" in error.hint
+
+
+def test_a_refused_connection_names_the_base_url() -> None:
+    with LocalResponsesServer([]) as stopped:
+        pass  # the port is free again: nothing listens there now
+    model = DeepSeekResponsesModel(MODEL, api_key=KEY, base_url=stopped.base_url, max_retries=0)
+    with pytest.raises(ProviderConnectionError) as caught:
+        AgentRuntime(model, build_tools()).run(USER)
+    error = caught.value
+    assert type(error) is ProviderConnectionError
+    assert f"Could not connect to {stopped.base_url}" in str(error)
+    assert "DEEPSEEK_BASE_URL" in error.hint
+    assert error.messages == [{"role": "user", "content": USER}]
+
+
+def test_retries_are_the_sdks_and_bounded() -> None:
+    with LocalResponsesServer([http_error(503, "busy"), *weather_script()]) as server:
+        result = AgentRuntime(adapter(server, max_retries=1), build_tools()).run(USER)
+    assert result.answer == FINAL
+    assert len(server.requests) == 4  # the 503, its one retry, then two more turns
+
+
+# --- configuration --------------------------------------------------------------------------
+
+
+def test_missing_key_is_one_sentence_for_bash_powershell_and_cmd() -> None:
+    with pytest.raises(ProviderConfigurationError) as caught:
+        DeepSeekResponsesModel(MODEL)
+    text = str(caught.value)
+    assert text.startswith("DEEPSEEK_API_KEY is not set: set it in bash with ")
+    assert 'export DEEPSEEK_API_KEY="your-deepseek-api-key"' in text
+    assert '$env:DEEPSEEK_API_KEY="your-deepseek-api-key"' in text
+    assert 'set "DEEPSEEK_API_KEY=your-deepseek-api-key"' in text
+    assert text.count(". ") == 0 and text.endswith(".")
+
+
+def test_missing_model_and_both_missing(monkeypatch: pytest.MonkeyPatch) -> None:
+    with pytest.raises(ProviderConfigurationError, match=r"^DEEPSEEK_MODEL is not set: set it"):
+        DeepSeekResponsesModel(api_key=KEY)
+    with pytest.raises(ProviderConfigurationError) as caught:
+        DeepSeekResponsesModel()
+    assert str(caught.value).startswith("DEEPSEEK_API_KEY and DEEPSEEK_MODEL are not set:")
+    monkeypatch.setenv("DEEPSEEK_API_KEY", "   ")
+    with pytest.raises(ProviderConfigurationError, match=r"^DEEPSEEK_API_KEY is not set"):
+        DeepSeekResponsesModel(MODEL)
+
+
+def test_settings_come_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DEEPSEEK_API_KEY", KEY)
+    monkeypatch.setenv("DEEPSEEK_MODEL", "deepseek-from-env")
+    assert DeepSeekResponsesModel().base_url == "https://api.deepseek.com"
+    with LocalResponsesServer([Reply(output=(message("Hello."),))]) as server:
+        monkeypatch.setenv("DEEPSEEK_BASE_URL", server.base_url)
+        model = DeepSeekResponsesModel(max_retries=0)
+        assert model.model == "deepseek-from-env"
+        assert model.base_url == server.base_url
+        AgentRuntime(model, build_tools()).run("Hi")
+    assert server.requests[0].sent_bearer(KEY)
+    assert server.requests[0].body["model"] == "deepseek-from-env"
+
+
+def test_an_injected_client_is_used_as_is() -> None:
+    with LocalResponsesServer([Reply(output=(message("Hello."),))]) as server:
+        client = openai.OpenAI(api_key=KEY, base_url=server.base_url, max_retries=0)
+        model = DeepSeekResponsesModel(MODEL, client=client)
+        AgentRuntime(model, build_tools()).run("Hi")
+    assert server.requests[0].sent_bearer(KEY)
+    with pytest.raises(ValueError, match=r"pass api_key, timeout to the openai\.OpenAI client"):
+        DeepSeekResponsesModel(MODEL, client=client, api_key=KEY, timeout=3)
+
+
+@pytest.mark.parametrize(
+    ("options", "error", "match"),
+    [
+        ({"timeout": 0}, ValueError, "timeout must be a positive number"),
+        ({"timeout": "5"}, TypeError, "timeout must be a number of seconds"),
+        ({"max_retries": -1}, ValueError, "max_retries must be at least 0"),
+        ({"max_retries": True}, TypeError, "max_retries must be an int"),
+        ({"max_arguments_chars": 0}, ValueError, "max_arguments_chars must be at least 1"),
+    ],
+)
+def test_bad_numbers_are_refused(
+    options: dict[str, Any], error: type[Exception], match: str
+) -> None:
+    with pytest.raises(error, match=match):
+        DeepSeekResponsesModel(MODEL, api_key=KEY, **options)
+
+
+def test_the_package_loads_the_adapter_lazily() -> None:
+    import agentcore
+    import agentcore.deepseek
+
+    assert agentcore.DeepSeekResponsesModel is agentcore.deepseek.DeepSeekResponsesModel
+    with pytest.raises(AttributeError, match="no attribute 'Nope'"):
+        agentcore.Nope  # noqa: B018
+
+
+# --- the API key appears nowhere ------------------------------------------------------------
+
+
+def _texts_of(error: BaseException) -> Iterator[str]:
+    """str and repr of an error and of everything chained to it."""
+    seen: BaseException | None = error
+    while seen is not None:
+        yield str(seen)
+        yield repr(seen)
+        seen = seen.__cause__ or seen.__context__
+
+
+FAILURES: list[Callable[[], Reply]] = [
+    lambda: http_error(401, f"Authentication Fails, your api key: {KEY} is invalid"),
+    lambda: http_error(404, f"no model for key {KEY}"),
+    lambda: http_error(500, "boom"),
+    lambda: bad_arguments("{nope"),
+    lambda: Reply(status="incomplete", incomplete_reason="max_output_tokens"),
+]
+
+
+def test_the_key_never_appears_in_output_logs_errors_or_reprs(
+    capsys: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    seen: list[str] = []
+    with LocalResponsesServer(weather_script()) as server:
+        model = adapter(server)
+        result = AgentRuntime(model, build_tools(), verbose=True).run(USER)
+        seen += [repr(model), str(model), repr(result), json.dumps(result.messages)]
+        seen += [repr(server.requests), repr(server)]
+    for failure in FAILURES:
+        with (
+            LocalResponsesServer([GOOD_FIRST_TURN, failure()]) as server,
+            pytest.raises(ProviderError) as caught,
+        ):
+            AgentRuntime(adapter(server), build_tools(), verbose=True).run(USER)
+        seen += list(_texts_of(caught.value))
+        seen += [json.dumps(caught.value.messages), repr(server.requests)]
+    captured = capsys.readouterr()
+    seen += [captured.out, captured.err, caplog.text]
+    seen += [str(record.__dict__) for record in caplog.records]
+
+    assert "<redacted>" in " ".join(seen)  # the echoed keys were replaced, not dropped
+    assert not [text for text in seen if KEY in text]
+    assert server.requests[0].sent_bearer(KEY)  # yet the key was sent where it belongs
+
+
+def test_the_key_is_not_in_the_configuration_error_either(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DEEPSEEK_API_KEY", KEY)
+    with pytest.raises(ProviderConfigurationError) as caught:
+        DeepSeekResponsesModel()
+    assert KEY not in "".join(_texts_of(caught.value))
