@@ -5,13 +5,30 @@ the next step, the runtime manages it, the tool implements it.
 
 Every public name is importable from here. ``import agentcore`` loads only pydantic; the
 DeepSeek adapter (``openai``) and the widgets (``ipywidgets``) load when first used.
+The local Responses API server for offline runs and tests is in :mod:`agentcore.testing`.
 """
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
 
 from agentcore.errors import (
     AgentRuntimeError,
     InvalidModelTurnError,
     MaxStepsExceeded,
     ModelError,
+    ProviderAuthenticationError,
+    ProviderConfigurationError,
+    ProviderConnectionError,
+    ProviderError,
+    ProviderNotFoundError,
+    ProviderPermissionError,
+    ProviderRateLimitError,
+    ProviderRequestError,
+    ProviderResponseError,
+    ProviderServerError,
+    ProviderStatusError,
+    ProviderTimeoutError,
     ScriptExhaustedError,
     ToolArgumentsError,
     ToolBudgetExceeded,
@@ -42,6 +59,9 @@ from agentcore.teaching_tools import (
 from agentcore.tools import Tool, ToolRegistry
 from agentcore.transcript import Message, TranscriptView
 
+if TYPE_CHECKING:
+    from agentcore.deepseek import DeepSeekResponsesModel
+
 __all__ = [
     "CONVERSION_TOOL",
     "DESCRIBE_TEMPERATURE_TOOL",
@@ -50,6 +70,7 @@ __all__ = [
     "AgentRun",
     "AgentRuntime",
     "AgentRuntimeError",
+    "DeepSeekResponsesModel",
     "FinalAnswer",
     "InvalidModelTurnError",
     "MaxStepsExceeded",
@@ -58,6 +79,18 @@ __all__ = [
     "ModelDecision",
     "ModelError",
     "ModelTurn",
+    "ProviderAuthenticationError",
+    "ProviderConfigurationError",
+    "ProviderConnectionError",
+    "ProviderError",
+    "ProviderNotFoundError",
+    "ProviderPermissionError",
+    "ProviderRateLimitError",
+    "ProviderRequestError",
+    "ProviderResponseError",
+    "ProviderServerError",
+    "ProviderStatusError",
+    "ProviderTimeoutError",
     "RunEvent",
     "RunFailed",
     "RunResult",
@@ -82,3 +115,12 @@ __all__ = [
     "get_teaching_weather",
     "weather_request",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """Load the DeepSeek adapter on first use, so ``import agentcore`` never imports openai."""
+    if name == "DeepSeekResponsesModel":
+        from agentcore.deepseek import DeepSeekResponsesModel
+
+        return DeepSeekResponsesModel
+    raise AttributeError(f"module 'agentcore' has no attribute {name!r}")

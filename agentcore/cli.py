@@ -1,9 +1,14 @@
 """Command line: run the weather trajectory and print the trace and the counts.
 
 ``python -m agentcore`` runs the chapter's offline example (section 6) with the scripted
-model: no network, no API key. Exit status: 0 when the model answered, 1 when the run failed
-(the error type, its message and the counts are printed, without a traceback), 2 for bad
-flags.
+model: no network, no API key. ``--provider deepseek`` runs the same task through
+:class:`agentcore.DeepSeekResponsesModel` (section 10): against DeepSeek when
+``DEEPSEEK_API_KEY`` and ``DEEPSEEK_MODEL`` are set, or, with ``--offline``, against
+:class:`agentcore.testing.LocalResponsesServer` on 127.0.0.1, whose replies are scripted.
+
+Exit status: 0 when the model answered, 1 when the run failed (the error type, its message
+and the counts are printed, without a traceback), 2 for bad flags or for ``--provider
+deepseek`` without its settings (one sentence says what to set; no traceback).
 """
 
 from __future__ import annotations
@@ -13,11 +18,23 @@ import json
 import sys
 from collections.abc import Sequence
 
-from agentcore.errors import AgentRuntimeError
+from agentcore.errors import AgentRuntimeError, ProviderConfigurationError
+from agentcore.protocol import Model
 from agentcore.runtime import AgentRuntime
 from agentcore.scripted import LANGUAGES, TASKS, ScriptedWeatherModel, weather_request
 from agentcore.teaching_tools import DESCRIBE_TEMPERATURE_TOOL, TEACHING_WEATHER, build_tools
+from agentcore.tools import Tool
 from agentcore.transcript import Message
+
+INSTRUCTIONS = (
+    "You answer questions about fixed teaching weather records. Call the tools for every "
+    "lookup and every conversion instead of guessing, then answer in one sentence."
+)
+"""The ``instructions`` sent with ``--provider deepseek``, online and offline alike."""
+OFFLINE_MODEL = "deepseek-v4-flash"
+"""The model name sent to the local server with ``--offline`` (it plays a script anyway)."""
+OFFLINE_API_KEY = "offline-placeholder"
+"""What ``--offline`` sends as the key: a real ``DEEPSEEK_API_KEY`` never goes to the server."""
 
 _LABELS = {
     "en": {
@@ -26,6 +43,10 @@ _LABELS = {
         "tool executions: {tools} of max_tool_calls={max_tools}",
         "transcript": "transcript:",
         "failed": "the run failed with {error}",
+        "offline": "offline: DeepSeekResponsesModel sends real HTTP requests to a local server "
+        "on 127.0.0.1; its replies are scripted, not a model's.",
+        "online": "provider: DeepSeek Responses API at {base_url}, model {model}",
+        "missing": "error: {error} Or add --offline to run against the local scripted server.",
     },
     "zh-CN": {
         "request": "请求：{request}",
@@ -33,6 +54,10 @@ _LABELS = {
         "工具执行：{tools}（max_tool_calls={max_tools}）",
         "transcript": "运行记录（transcript）：",
         "failed": "运行失败，错误类型：{error}",
+        "offline": "离线：DeepSeekResponsesModel 向 127.0.0.1 上的本地服务器发送真实的 HTTP 请求；"
+        "回复是预先写好的脚本，不是模型生成的。",
+        "online": "提供方：DeepSeek Responses API（{base_url}），模型 {model}",
+        "missing": "错误：{error} 也可以加上 --offline，改用本地脚本服务器运行。",
     },
 }
 
@@ -74,9 +99,16 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--provider",
-        choices=["scripted"],
+        choices=["scripted", "deepseek"],
         default="scripted",
-        help="who plays the model (default: the offline scripted model)",
+        help="who plays the model: the offline scripted model (default), or DeepSeek's "
+        "Responses API (needs DEEPSEEK_API_KEY and DEEPSEEK_MODEL, unless --offline)",
+    )
+    parser.add_argument(
+        "--offline",
+        action="store_true",
+        help="with --provider deepseek: send the requests to a local server on 127.0.0.1 "
+        "that plays scripted replies (no key, no network)",
     )
     return parser
 
@@ -89,12 +121,47 @@ def _print_transcript(messages: Sequence[Message], title: str) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI with ``argv`` (default ``sys.argv[1:]``); return the exit status."""
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.offline and args.provider != "deepseek":
+        parser.error(
+            "--offline goes with --provider deepseek; the scripted model is always offline"
+        )
     labels = _LABELS[args.language]
     tools = build_tools()
     if args.task == "describe":
         tools.append(DESCRIBE_TEMPERATURE_TOOL)
-    model = ScriptedWeatherModel(city=args.city, task=args.task, language=args.language)
+    if args.provider == "scripted":
+        model = ScriptedWeatherModel(city=args.city, task=args.task, language=args.language)
+        return _run(model, tools, args)
+
+    # Imported here: only this path needs the openai SDK.
+    from agentcore.deepseek import DeepSeekResponsesModel
+    from agentcore.testing import LocalResponsesServer, weather_script
+
+    if args.offline:
+        with LocalResponsesServer(weather_script(args.city, args.task, args.language)) as server:
+            print(labels["offline"])
+            offline = DeepSeekResponsesModel(
+                OFFLINE_MODEL,
+                api_key=OFFLINE_API_KEY,
+                base_url=server.base_url,
+                max_retries=0,  # a local script gains nothing from a retry
+                instructions=INSTRUCTIONS,
+            )
+            return _run(offline, tools, args)
+    try:
+        online = DeepSeekResponsesModel(instructions=INSTRUCTIONS)
+    except ProviderConfigurationError as error:
+        print(labels["missing"].format(error=error), file=sys.stderr)
+        return 2
+    print(labels["online"].format(base_url=online.base_url, model=online.model))
+    return _run(online, tools, args)
+
+
+def _run(model: Model, tools: list[Tool], args: argparse.Namespace) -> int:
+    """Run the task with ``model``, print the trace, the counts (and the transcript)."""
+    labels = _LABELS[args.language]
     runtime = AgentRuntime(
         model,
         tools,

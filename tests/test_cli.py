@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
@@ -81,3 +82,127 @@ def test_bad_flags_exit_2(argv: list[str], capsys: pytest.CaptureFixture[str]) -
         main(argv)
     assert caught.value.code == 2
     assert "error:" in capsys.readouterr().err
+
+
+# --- --provider deepseek ---------------------------------------------------------------------
+
+KEY = "sk-cli-test-4c1e8a7d"
+
+
+@pytest.fixture
+def no_deepseek_settings(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("DEEPSEEK_API_KEY", "DEEPSEEK_MODEL", "DEEPSEEK_BASE_URL"):
+        monkeypatch.delenv(name, raising=False)
+
+
+@pytest.mark.usefixtures("no_deepseek_settings")
+def test_offline_deepseek_plays_the_chapter_trace_over_local_http(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["--provider", "deepseek", "--offline"]) == 0
+    lines = capsys.readouterr().out.splitlines(keepends=True)
+    assert lines[0].startswith("offline: DeepSeekResponsesModel sends real HTTP requests")
+    assert "scripted, not a model's" in lines[0]
+    assert lines[1].startswith("request: ")
+    assert "".join(lines[2:7]) == CHAPTER_TRACE
+    assert lines[7] == "model turns: 3 of max_steps=6; tool executions: 2 of max_tool_calls=6\n"
+
+
+def test_offline_never_sends_a_real_key(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import agentcore.testing
+
+    started: list[agentcore.testing.LocalResponsesServer] = []
+
+    class Recorded(agentcore.testing.LocalResponsesServer):
+        def __enter__(self) -> agentcore.testing.LocalResponsesServer:
+            started.append(self)
+            return super().__enter__()
+
+    monkeypatch.setattr(agentcore.testing, "LocalResponsesServer", Recorded)
+    monkeypatch.setenv("DEEPSEEK_API_KEY", KEY)
+    assert main(["--provider", "deepseek", "--offline", "--language", "zh-CN"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("离线：")
+    (server,) = started
+    assert len(server.requests) == 3
+    assert not any(request.sent_bearer(KEY) for request in server.requests)
+    assert all(request.sent_bearer("offline-placeholder") for request in server.requests)
+
+
+@pytest.mark.usefixtures("no_deepseek_settings")
+def test_deepseek_with_settings_talks_to_the_configured_server(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from agentcore.cli import INSTRUCTIONS
+    from agentcore.testing import LocalResponsesServer, weather_script
+
+    monkeypatch.setenv("DEEPSEEK_API_KEY", KEY)
+    monkeypatch.setenv("DEEPSEEK_MODEL", "deepseek-v4-flash")
+    with LocalResponsesServer(weather_script()) as server:
+        monkeypatch.setenv("DEEPSEEK_BASE_URL", server.base_url)
+        assert main(["--provider", "deepseek"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(
+        f"provider: DeepSeek Responses API at {server.base_url}, model deepseek-v4-flash\n"
+    )
+    assert CHAPTER_TRACE in out
+    assert "offline" not in out
+    assert all(request.sent_bearer(KEY) for request in server.requests)
+    assert [request.body["instructions"] for request in server.requests] == [INSTRUCTIONS] * 3
+    assert KEY not in out
+
+
+@pytest.mark.usefixtures("no_deepseek_settings")
+def test_a_provider_failure_exits_1_with_the_typed_error_and_no_key(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from agentcore.testing import LocalResponsesServer, http_error
+
+    monkeypatch.setenv("DEEPSEEK_API_KEY", KEY)
+    monkeypatch.setenv("DEEPSEEK_MODEL", "deepseek-v4-flash")
+    with LocalResponsesServer([http_error(401, f"bad key {KEY}")]) as server:
+        monkeypatch.setenv("DEEPSEEK_BASE_URL", server.base_url)
+        assert main(["--provider", "deepseek"]) == 1
+    captured = capsys.readouterr()
+    assert "[1] ERROR   ProviderAuthenticationError: The provider refused the API key" in (
+        captured.out
+    )
+    assert "model turns: 1 of max_steps=6; tool executions: 0" in captured.out
+    assert KEY not in captured.out + captured.err
+    assert "Traceback" not in captured.out + captured.err
+
+
+def test_deepseek_without_a_key_exits_2_with_one_sentence_and_no_traceback() -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("DEEPSEEK_")}
+    done = subprocess.run(
+        [sys.executable, "-m", "agentcore", "--provider", "deepseek"],
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        env=env,
+        check=False,
+    )
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert done.stderr.startswith("error: DEEPSEEK_API_KEY and DEEPSEEK_MODEL are not set: ")
+    assert 'export DEEPSEEK_API_KEY="your-deepseek-api-key"' in done.stderr
+    assert '$env:DEEPSEEK_API_KEY="your-deepseek-api-key"' in done.stderr
+    assert 'set "DEEPSEEK_API_KEY=your-deepseek-api-key"' in done.stderr
+    assert "--offline" in done.stderr
+    assert "Traceback" not in done.stderr
+    assert done.stderr.count("\n") == 1
+
+
+def test_offline_goes_only_with_deepseek(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as caught:
+        main(["--offline"])
+    assert caught.value.code == 2
+    assert "--offline goes with --provider deepseek" in capsys.readouterr().err
+
+
+def test_the_scripted_default_does_not_import_the_sdk() -> None:
+    code = "import sys; from agentcore.cli import main; main([]); print('openai' in sys.modules)"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.splitlines()[-1] == "False"
