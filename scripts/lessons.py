@@ -68,6 +68,8 @@ def execute(paths: Iterable[Path]) -> None:
             timeout=120,
             kernel_name="python3",
             record_timing=False,
+            # One print can arrive as several stream messages; store it as one output.
+            coalesce_streams=True,
             resources={"metadata": {"path": str(path.parent)}},
         ).execute()
         _drop_widget_views(notebook)

@@ -51,12 +51,21 @@ def code_cells(notebook: Any) -> list[Any]:
 
 
 def comparable_outputs(cell: Any) -> list[Any]:
-    """Outputs as nbval compares them: without execution counts and widget views."""
-    outputs = []
+    """Outputs as nbval compares them: streams merged, no execution counts or widget views."""
+    outputs: list[dict[str, Any]] = []
     for output in cell.get("outputs", []):
         output = {k: v for k, v in output.items() if k not in ("execution_count", "metadata")}
         if "data" in output:
             output["data"] = {k: v for k, v in output["data"].items() if k != WIDGET_VIEW}
+        previous = outputs[-1] if outputs else None
+        if (
+            output.get("output_type") == "stream"
+            and previous is not None
+            and previous.get("output_type") == "stream"
+            and previous.get("name") == output.get("name")
+        ):
+            previous["text"] = previous["text"] + output["text"]  # one print, split in transit
+            continue
         outputs.append(output)
     return outputs
 
