@@ -76,8 +76,8 @@ class Lab:
     token: str
 
     def lesson(self, language: str, name: str) -> str:
-        """The URL that opens one lesson in JupyterLab."""
-        return f"{self.url}/lab/tree/{language}/{name}?token={self.token}"
+        """The URL that opens one lesson alone (``reset``: no tabs restored from earlier)."""
+        return f"{self.url}/lab/tree/{language}/{name}?reset&token={self.token}"
 
 
 @pytest.fixture(scope="session")
@@ -86,10 +86,17 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
     base = tmp_path_factory.mktemp("lab")
     root = base / "notebooks"
     shutil.copytree(ROOT / "notebooks", root)
+    settings = base / "settings" / "@jupyterlab"
     # No "get notified about Jupyter news?" toast over the screenshots.
-    notification = base / "settings" / "@jupyterlab" / "apputils-extension"
-    notification.mkdir(parents=True)
-    (notification / "notification.jupyterlab-settings").write_text('{"fetchNews": "false"}')
+    (settings / "apputils-extension").mkdir(parents=True)
+    (settings / "apputils-extension" / "notification.jupyterlab-settings").write_text(
+        '{"fetchNews": "false"}'
+    )
+    # Render every cell, not only those in view, so a test can see all diagrams at once.
+    (settings / "notebook-extension").mkdir(parents=True)
+    (settings / "notebook-extension" / "tracker.jupyterlab-settings").write_text(
+        '{"windowingMode": "none"}'
+    )
     port, token = _free_port(), secrets.token_hex(16)
     env = {
         **os.environ,

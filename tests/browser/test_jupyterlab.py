@@ -13,7 +13,10 @@ import re
 from pathlib import Path
 from typing import Any
 
+import nbformat
 import pytest
+
+from scripts.lessons import lessons
 
 LANGUAGES = ("en", "zh-CN")
 STEP = {"en": "Step", "zh-CN": "单步"}
@@ -32,7 +35,9 @@ KERNEL_READY = """() => {
 
 ALL_CELLS_RAN = """() => {
   const panel = window.jupyterapp.shell.currentWidget;
-  const kernel = panel.sessionContext.session.kernel;
+  const session = panel && panel.sessionContext && panel.sessionContext.session;
+  const kernel = session && session.kernel;
+  if (!kernel) { return false; }
   const prompts = [...document.querySelectorAll('.jp-InputArea-prompt')].map(p => p.textContent);
   return kernel.status === 'idle' && prompts.length > 0
     && !prompts.some(text => text.includes('*'));
@@ -109,3 +114,42 @@ def test_lesson_06_runs_an_experiment_from_the_panel(
     assert "MaxStepsExceeded" in outcome.inner_text()
     page.screenshot(path=str(artifacts / f"panel-{language}.png"))
     assert_no_widget_errors(page)
+
+
+def mermaid_blocks(path: Path) -> int:
+    notebook = nbformat.read(path, as_version=4)
+    return sum(
+        cell.source.count("```mermaid") for cell in notebook.cells if cell.cell_type == "markdown"
+    )
+
+
+@pytest.mark.parametrize(
+    "path",
+    [path for language in LANGUAGES for path in lessons(language) if mermaid_blocks(path)],
+    ids=lambda path: f"{path.parent.name}/{path.name}",
+)
+def test_every_mermaid_diagram_renders(lab: Any, page: Any, path: Path) -> None:
+    page.goto(lab.lesson(path.parent.name, path.name))
+    page.wait_for_selector(".jp-Notebook", timeout=TIMEOUT_MS)
+    expected = mermaid_blocks(path)
+    # JupyterLab draws a diagram when it scrolls into view: walk down the whole notebook.
+    notebook = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden)")
+    scroller = notebook.locator(".jp-WindowedPanel-outer")
+    for _ in range(200):
+        at_bottom = scroller.evaluate(
+            "el => { el.scrollTop += el.clientHeight * 0.8;"
+            " return el.scrollTop + el.clientHeight >= el.scrollHeight - 2; }"
+        )
+        page.wait_for_timeout(100)
+        if at_bottom:
+            break
+    diagrams = notebook.locator(".jp-RenderedMermaid figure img")
+    page.wait_for_function(
+        "n => document.querySelectorAll("
+        "'.jp-NotebookPanel:not(.lm-mod-hidden) .jp-RenderedMermaid figure img').length >= n",
+        arg=expected,
+        timeout=TIMEOUT_MS,
+    )
+    assert diagrams.count() == expected
+    assert notebook.locator(".jp-RenderedMermaid.jp-mod-warning").count() == 0
+    assert "Syntax error" not in page.inner_text("body")
