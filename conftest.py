@@ -1,21 +1,25 @@
-"""Repository-wide pytest hooks: report how long the lesson notebooks took under nbval."""
+"""Repository-wide pytest hooks: report how long the lessons and the browser tests took."""
 
 from __future__ import annotations
 
 import pytest
 
 
+def _suite(nodeid: str) -> str | None:
+    if ".ipynb::" in nodeid:
+        return "lesson notebooks (nbval), " + nodeid.split("/")[-2]
+    if nodeid.startswith("tests/browser/"):
+        return "browser tests (JupyterLab in Chromium)"
+    return None
+
+
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
-    """Print the total time nbval spent replaying lessons, per language folder."""
+    """Print the wall time spent in each slow suite (setup, call and teardown counted)."""
     totals: dict[str, float] = {}
     for reports in terminalreporter.stats.values():
         for report in reports:
-            nodeid = getattr(report, "nodeid", "")
-            if ".ipynb::" in nodeid:  # setup, call and teardown: kernel start-up counts
-                folder = nodeid.split("/")[-2] if "/" in nodeid else "notebooks"
-                totals[folder] = totals.get(folder, 0.0) + report.duration
-    if totals:
-        parts = ", ".join(f"{folder} {seconds:.1f} s" for folder, seconds in sorted(totals.items()))
-        terminalreporter.write_line(
-            f"lesson notebooks (nbval): {sum(totals.values()):.1f} s in all ({parts})"
-        )
+            suite = _suite(getattr(report, "nodeid", ""))
+            if suite is not None:
+                totals[suite] = totals.get(suite, 0.0) + getattr(report, "duration", 0.0)
+    for suite, seconds in sorted(totals.items()):
+        terminalreporter.write_line(f"{suite}: {seconds:.1f} s")

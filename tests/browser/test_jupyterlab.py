@@ -10,6 +10,7 @@ panel. Screenshots go to ``artifacts/browser/`` (ignored by git).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -123,24 +124,41 @@ def mermaid_blocks(path: Path) -> int:
     )
 
 
+@pytest.fixture(scope="module")
+def lab_page(lab: Any, browser: Any) -> Iterator[Any]:
+    """One JupyterLab page for the whole module: lessons open in it as tabs, no reloads."""
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    page = context.new_page()
+    page.goto(f"{lab.url}/lab?reset&token={lab.token}")
+    page.wait_for_function("Boolean(window.jupyterapp)", timeout=TIMEOUT_MS)
+    page.evaluate("window.jupyterapp.restored.then(() => true)")
+    yield page
+    context.close()
+
+
 @pytest.mark.parametrize(
     "path",
     [path for language in LANGUAGES for path in lessons(language) if mermaid_blocks(path)],
     ids=lambda path: f"{path.parent.name}/{path.name}",
 )
-def test_every_mermaid_diagram_renders(lab: Any, page: Any, path: Path) -> None:
-    page.goto(lab.lesson(path.parent.name, path.name))
-    page.wait_for_selector(".jp-Notebook", timeout=TIMEOUT_MS)
+def test_every_mermaid_diagram_renders(lab_page: Any, path: Path) -> None:
+    page = lab_page
+    page.evaluate(
+        # Return a plain value: Playwright would try to serialise the widget the command returns.
+        "path => window.jupyterapp.commands.execute('docmanager:open', {path}).then(() => true)",
+        f"{path.parent.name}/{path.name}",
+    )
+    notebook = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden)")
+    notebook.locator(".jp-Notebook").wait_for(timeout=TIMEOUT_MS)
     expected = mermaid_blocks(path)
     # JupyterLab draws a diagram when it scrolls into view: walk down the whole notebook.
-    notebook = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden)")
     scroller = notebook.locator(".jp-WindowedPanel-outer")
     for _ in range(200):
         at_bottom = scroller.evaluate(
             "el => { el.scrollTop += el.clientHeight * 0.8;"
             " return el.scrollTop + el.clientHeight >= el.scrollHeight - 2; }"
         )
-        page.wait_for_timeout(100)
+        page.wait_for_timeout(50)
         if at_bottom:
             break
     diagrams = notebook.locator(".jp-RenderedMermaid figure img")
@@ -152,4 +170,9 @@ def test_every_mermaid_diagram_renders(lab: Any, page: Any, path: Path) -> None:
     )
     assert diagrams.count() == expected
     assert notebook.locator(".jp-RenderedMermaid.jp-mod-warning").count() == 0
-    assert "Syntax error" not in page.inner_text("body")
+    assert "Syntax error" not in notebook.inner_text()
+    # Close the tab and shut its kernel down, so the next lesson starts from a quiet machine.
+    page.evaluate(
+        "async () => { const panel = window.jupyterapp.shell.currentWidget;"
+        " await panel.sessionContext.shutdown(); panel.close(); return true; }"
+    )
