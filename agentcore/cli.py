@@ -18,10 +18,11 @@ import json
 import sys
 from collections.abc import Sequence
 
-from agentcore.errors import AgentRuntimeError, ProviderConfigurationError
+from agentcore.errors import ProviderConfigurationError
 from agentcore.protocol import Model
 from agentcore.runtime import AgentRuntime
 from agentcore.scripted import LANGUAGES, TASKS, ScriptedWeatherModel, weather_request
+from agentcore.snapshot import RunSnapshot
 from agentcore.teaching_tools import DESCRIBE_TEMPERATURE_TOOL, TEACHING_WEATHER, build_tools
 from agentcore.tools import Tool
 from agentcore.transcript import Message
@@ -39,8 +40,6 @@ OFFLINE_API_KEY = "offline-placeholder"
 _LABELS = {
     "en": {
         "request": "request: {request}",
-        "counts": "model turns: {turns} of max_steps={max_steps}; "
-        "tool executions: {tools} of max_tool_calls={max_tools}",
         "transcript": "transcript:",
         "failed": "the run failed with {error}",
         "offline": "offline: DeepSeekResponsesModel sends real HTTP requests to a local server "
@@ -50,8 +49,6 @@ _LABELS = {
     },
     "zh-CN": {
         "request": "请求：{request}",
-        "counts": "模型轮次：{turns}（max_steps={max_steps}）；"
-        "工具执行：{tools}（max_tool_calls={max_tools}）",
         "transcript": "运行记录（transcript）：",
         "failed": "运行失败，错误类型：{error}",
         "offline": "离线：DeepSeekResponsesModel 向 127.0.0.1 上的本地服务器发送真实的 HTTP 请求；"
@@ -163,32 +160,18 @@ def _run(model: Model, tools: list[Tool], args: argparse.Namespace) -> int:
     """Run the task with ``model``, print the trace, the counts (and the transcript)."""
     labels = _LABELS[args.language]
     runtime = AgentRuntime(
-        model,
-        tools,
-        max_steps=args.max_steps,
-        max_tool_calls=args.max_tool_calls,
-        verbose=True,
+        model, tools, max_steps=args.max_steps, max_tool_calls=args.max_tool_calls
     )
     request = weather_request(args.city, args.task, args.language)
     print(labels["request"].format(request=request))
-    try:
-        result = runtime.run(request)
-    except AgentRuntimeError as error:
+    run = runtime.start(request)
+    for event in run:  # the runtime's own loop, one event at a time
+        if (line := event.trace_line()) is not None:
+            print(line)
+    if run.error is not None:
         # The trace already showed the error line; stderr says why the exit status is 1.
-        print(labels["failed"].format(error=type(error).__name__), file=sys.stderr)
-        counts, messages = (error.model_turns, error.tool_executions), error.messages
-        status = 1
-    else:
-        counts, messages = (result.model_turns, result.tool_executions), result.messages
-        status = 0
-    print(
-        labels["counts"].format(
-            turns=counts[0],
-            max_steps=runtime.max_steps,
-            tools=counts[1],
-            max_tools=runtime.max_tool_calls,
-        )
-    )
+        print(labels["failed"].format(error=type(run.error).__name__), file=sys.stderr)
+    print(RunSnapshot.of_run(run, language=args.language).budgets())
     if args.show_transcript:
-        _print_transcript(messages, labels["transcript"])
-    return status
+        _print_transcript(run.messages, labels["transcript"])
+    return 1 if run.error is not None else 0

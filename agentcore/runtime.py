@@ -136,9 +136,12 @@ class AgentRun:
         return self.result
 
     def __repr__(self) -> str:
-        state = (
-            "answered" if self.result else type(self.error).__name__ if self.error else "running"
-        )
+        if self.result is not None:
+            state = "answered"
+        elif self.error is not None:
+            state = type(self.error).__name__
+        else:
+            state = "running" if self.events else "not started"
         return (
             f"AgentRun({state}, model_turns={self.model_turns}/{self.runtime.max_steps}, "
             f"tool_executions={self.tool_executions}/{self.runtime.max_tool_calls}, "

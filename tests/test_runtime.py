@@ -485,3 +485,14 @@ def test_results_and_errors_print_readably() -> None:
         "MaxStepsExceeded('The run did not finish within max_steps=1 model turns', "
         "model_turns=1, tool_executions=1, messages=<3 messages>)"
     )
+
+
+def test_a_run_says_where_it_stands() -> None:
+    run = AgentRuntime(ScriptedWeatherModel(), build_tools()).start("Tokyo?")
+    assert repr(run) == (
+        "AgentRun(not started, model_turns=0/6, tool_executions=0/6, messages=<1 messages>)"
+    )
+    run.step()
+    assert repr(run).startswith("AgentRun(running, model_turns=1/6, tool_executions=1/6")
+    run.finish()
+    assert repr(run).startswith("AgentRun(answered, model_turns=3/6")
