@@ -22,4 +22,5 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
             if suite is not None:
                 totals[suite] = totals.get(suite, 0.0) + getattr(report, "duration", 0.0)
     for suite, seconds in sorted(totals.items()):
-        terminalreporter.write_line(f"{suite}: {seconds:.1f} s")
+        if seconds > 0:  # a deselected suite still leaves empty reports
+            terminalreporter.write_line(f"{suite}: {seconds:.1f} s")
