@@ -97,6 +97,7 @@ def test_lesson_01_steps_the_run_one_model_turn_per_click(
     assert counts == sorted(set(counts)), f"rows must grow one step at a time: {counts}"
     assert len(counts) >= 4, f"the weather run takes three model turns: {counts}"
     page.screenshot(path=str(artifacts / f"stepper-{language}-after.png"))
+    stepper.screenshot(path=str(artifacts / f"stepper-{language}-widget.png"))
     assert_no_widget_errors(page)
 
 
