@@ -88,7 +88,7 @@ _HIGHLIGHT = {
 }
 _CELL = (
     "padding:2px 8px;text-align:left;vertical-align:top;white-space:pre-wrap;"
-    "overflow-wrap:anywhere;border-bottom:1px solid var(--jp-border-color2,#ddd)"
+    "overflow-wrap:break-word;border-bottom:1px solid var(--jp-border-color2,#ddd)"
 )
 _MONO = "font-family:var(--jp-code-font-family,monospace);font-size:12px"
 
