@@ -129,6 +129,11 @@ class ModelTurn:
         return f"ModelTurn({', '.join(parts)})"
 
     def _freeze_provider_items(self) -> None:
+        if not isinstance(self.provider_items, list | tuple):
+            raise InvalidModelTurnError(
+                "ModelTurn.provider_items must be a list or tuple of JSON values, got "
+                f"{type(self.provider_items).__name__}"
+            )
         try:
             items = tuple(
                 freeze(item, f"ModelTurn.provider_items[{index}]")

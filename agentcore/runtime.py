@@ -75,7 +75,9 @@ class AgentRun:
     a time; :meth:`step` advances it one model turn; :meth:`finish` runs it to the end.
     Attributes: ``model_turns`` and ``tool_executions`` (ints), ``events`` (every event so
     far), ``result`` (a :class:`RunResult` once the model answered), ``error`` (the
-    :class:`AgentRuntimeError` if the run failed).
+    :class:`AgentRuntimeError` if the run failed), ``interrupted`` (any other exception that
+    escaped the loop, such as ``KeyboardInterrupt`` or a bug; the run cannot go on, and its
+    transcript so far stays in ``messages``).
     """
 
     def __init__(self, runtime: AgentRuntime, user_input: str) -> None:
@@ -85,6 +87,7 @@ class AgentRun:
         self.events: list[RunEvent] = []
         self.result: RunResult | None = None
         self.error: AgentRuntimeError | None = None
+        self.interrupted: BaseException | None = None
         self.call_ids: set[str] = set()
         self._messages: list[Message] = []
         self.record({"role": "user", "content": user_input})
@@ -97,8 +100,8 @@ class AgentRun:
 
     @property
     def finished(self) -> bool:
-        """True once the run answered or failed."""
-        return self.result is not None or self.error is not None
+        """True once the run answered, failed, or was interrupted."""
+        return self.result is not None or self.error is not None or self.interrupted is not None
 
     def record(self, message: Mapping[str, Any]) -> None:
         """Append one message to the transcript, frozen so that no one can rewrite it later."""
@@ -108,7 +111,13 @@ class AgentRun:
         return self
 
     def __next__(self) -> RunEvent:
-        event = next(self._events)
+        try:
+            event = next(self._events)
+        except StopIteration:
+            raise
+        except BaseException as error:  # Ctrl-C or a bug: record it, so the run reads as over
+            self.interrupted = error
+            raise
         self.events.append(event)
         return event
 
@@ -127,11 +136,19 @@ class AgentRun:
         return taken
 
     def finish(self) -> RunResult:
-        """Run to the end. Returns the :class:`RunResult`, or raises the run's typed error."""
+        """Run to the end. Returns the :class:`RunResult`, or raises the run's typed error.
+
+        Raises ``RuntimeError`` (caused by the original) for a run that was interrupted.
+        """
         for _ in self:
             pass
         if self.error is not None:
             raise self.error
+        if self.interrupted is not None:
+            raise RuntimeError(
+                f"The run was interrupted by {type(self.interrupted).__name__}; "
+                "its transcript so far is in run.messages"
+            ) from self.interrupted
         assert self.result is not None  # the loop always ends with a result or an error
         return self.result
 
@@ -140,6 +157,8 @@ class AgentRun:
             state = "answered"
         elif self.error is not None:
             state = type(self.error).__name__
+        elif self.interrupted is not None:
+            state = f"interrupted by {type(self.interrupted).__name__}"
         else:
             state = "running" if self.events else "not started"
         return (

@@ -85,6 +85,11 @@ def _latest_observations(messages: Sequence[Message]) -> dict[str, Any]:
     return observed
 
 
+def _is_failure(observation: Any) -> bool:
+    """An observation that the ``on_tool_error="observe"`` policy wrote for a failed handler."""
+    return isinstance(observation, dict) and observation.get("error") is not None
+
+
 class ScriptedWeatherModel:
     """The chapter's deterministic stand-in for a model (section 8).
 
@@ -114,7 +119,8 @@ class ScriptedWeatherModel:
     def generate(self, messages: Sequence[Message], tools: Sequence[ToolSchema]) -> ModelTurn:
         """Return the next turn of the task; ``tools`` is ignored (the script is fixed)."""
         observed = _latest_observations(messages)
-        failure = next((name for name, value in observed.items() if "error" in value), None)
+        failures = [name for name, seen in observed.items() if _is_failure(seen)]
+        failure = failures[0] if failures else None
         if failure is not None:
             return ModelTurn(final_text=self._failure_text(failure, observed[failure]))
         if self.task == "greet":

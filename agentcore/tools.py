@@ -105,13 +105,18 @@ class Tool:
         """Validate raw arguments (a JSON object) against ``arguments_model``.
 
         Returns the model instance. Raises :class:`ToolArgumentsError` with pydantic's field
-        errors when they do not fit; the handler is not called.
+        errors when they do not fit, or when a validator of the model itself raises something
+        pydantic does not turn into a field error (a ``KeyError`` in a custom validator, say);
+        the handler is not called.
         """
         try:
             return self.arguments_model.model_validate(arguments)
         except ValidationError as error:
             errors = error.errors(include_url=False, include_context=False)
             raise ToolArgumentsError(self.name, [dict(item) for item in errors]) from error
+        except Exception as error:  # a bug in a custom validator: still the arguments' layer
+            problem = {"loc": (), "msg": f"{type(error).__name__}: {error}", "type": "validator"}
+            raise ToolArgumentsError(self.name, [problem]) from error
 
     def invoke(self, arguments: BaseModel) -> str:
         """Run the handler on validated arguments and return the observation as JSON text.
@@ -119,7 +124,7 @@ class Tool:
         The result is serialised with ``json.dumps(ensure_ascii=False, allow_nan=False)``
         (a pydantic model is dumped first). Raises :class:`ToolExecutionError` when the
         handler raises (the original is ``__cause__``) or its result is not JSON (NaN,
-        infinity, a set, an arbitrary object).
+        infinity, a set, an arbitrary object, nesting too deep to serialise).
         """
         fields = {name: getattr(arguments, name) for name in type(arguments).model_fields}
         try:
@@ -128,11 +133,11 @@ class Tool:
             raise ToolExecutionError(
                 self.name, f"Tool {self.name!r} failed: {type(error).__name__}: {error}"
             ) from error
-        if isinstance(result, BaseModel):
-            result = result.model_dump(mode="json")
         try:
+            if isinstance(result, BaseModel):
+                result = result.model_dump(mode="json")
             return json.dumps(result, ensure_ascii=False, allow_nan=False)
-        except (TypeError, ValueError) as error:
+        except (TypeError, ValueError, RecursionError) as error:
             raise ToolExecutionError(
                 self.name,
                 f"Tool {self.name!r} returned a result that is not JSON ({error}); "

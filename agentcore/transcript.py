@@ -64,7 +64,10 @@ def _thaw(value: Any) -> Any:
     return value
 
 
-_ALREADY_FROZEN = frozenset({str, int, bool, type(None), FrozenDict, FrozenList})
+_ALREADY_FROZEN = frozenset({str, bool, type(None), FrozenDict, FrozenList})
+_MAX_INT_BITS = 13_000
+"""About 3,900 digits: beyond Python's default limit for turning an int into text (4,300),
+so such a number could never be printed or sent as JSON."""
 
 
 class _NotJSON(ValueError):
@@ -92,6 +95,10 @@ def freeze(value: Any, path: str = "value") -> Any:
     except _NotJSON as error:
         where = path + "".join(reversed(error.where))
         raise ValueError(f"{where} {error.problem}") from None
+    except RecursionError:
+        raise ValueError(
+            f"{path} is nested too deeply (or contains itself) to be a JSON value"
+        ) from None
 
 
 def _freeze(value: Any) -> Any:
@@ -99,6 +106,8 @@ def _freeze(value: Any) -> Any:
     kind = type(value)
     if kind in _ALREADY_FROZEN:
         return value
+    if kind is int:
+        return _small_enough(value)
     if kind is dict:
         return _freeze_mapping(value)
     if kind is float:
@@ -108,8 +117,10 @@ def _freeze(value: Any) -> Any:
     # Subclasses (an IntEnum, an OrderedDict, a Mapping that is not a dict) take the slow path.
     if isinstance(value, float):
         return _finite(value)
-    if isinstance(value, bool | int | str):
+    if isinstance(value, bool | str):
         return value
+    if isinstance(value, int):
+        return _small_enough(value)
     if isinstance(value, Mapping):
         return _freeze_mapping(value)
     if isinstance(value, list | tuple):
@@ -118,6 +129,12 @@ def _freeze(value: Any) -> Any:
         f"is a {type(value).__name__}, which is not a JSON value; "
         "use dicts, lists, strings, numbers, booleans or None"
     )
+
+
+def _small_enough(value: int) -> int:
+    if value.bit_length() > _MAX_INT_BITS:
+        raise _NotJSON("is an integer too large to write as JSON text; send it as a string")
+    return value
 
 
 def _finite(value: float) -> float:

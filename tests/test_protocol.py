@@ -145,3 +145,19 @@ def test_a_model_turn_prints_only_what_it_holds() -> None:
     assert repr(ModelTurn(final_text="ok", provider_items=[{"type": "reasoning"}])) == (
         "ModelTurn(final_text='ok', provider_items=({'type': 'reasoning'},))"
     )
+
+
+def test_arguments_that_contain_themselves_or_huge_numbers_are_rejected() -> None:
+    cyclic: dict[str, Any] = {}
+    cyclic["self"] = cyclic
+    with pytest.raises(InvalidModelTurnError, match="nested too deeply"):
+        ToolCall("c1", "tool", cyclic)
+    with pytest.raises(InvalidModelTurnError, match="too large"):
+        ToolCall("c1", "tool", {"n": 10**5000})
+    assert ToolCall("c1", "tool", {"n": 10**100}).arguments == {"n": 10**100}
+
+
+@pytest.mark.parametrize("items", [{"type": "reasoning"}, "reasoning", {1, 2}])
+def test_provider_items_must_be_a_list_or_tuple(items: Any) -> None:
+    with pytest.raises(InvalidModelTurnError, match="list or tuple"):
+        ModelTurn(final_text="hi", provider_items=items)

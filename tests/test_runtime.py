@@ -496,3 +496,20 @@ def test_a_run_says_where_it_stands() -> None:
     assert repr(run).startswith("AgentRun(running, model_turns=1/6, tool_executions=1/6")
     run.finish()
     assert repr(run).startswith("AgentRun(answered, model_turns=3/6")
+
+
+def test_an_interrupted_run_reads_as_over_and_keeps_its_record() -> None:
+    def interrupt(messages: Sequence[Message], tools: Sequence[ToolSchema]) -> ModelTurn:
+        if len(messages) > 1:
+            raise KeyboardInterrupt
+        return turn(ToolCall("c1", "get_teaching_weather", {"city": "Tokyo"}))
+
+    run = AgentRuntime(ScriptedModel(interrupt), build_tools()).start("go")
+    run.step()
+    with pytest.raises(KeyboardInterrupt):
+        run.step()
+    assert run.finished and isinstance(run.interrupted, KeyboardInterrupt)
+    assert len(run.messages) == 3 and run.step() == []
+    assert repr(run).startswith("AgentRun(interrupted by KeyboardInterrupt, model_turns=2/6")
+    with pytest.raises(RuntimeError, match="interrupted by KeyboardInterrupt"):
+        run.finish()

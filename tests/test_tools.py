@@ -161,3 +161,28 @@ def test_registry_executes_a_registered_tool() -> None:
 def test_a_tool_prints_without_a_memory_address() -> None:
     assert repr(make_tool()) == "Tool(name='echo', arguments_model=EchoArguments, handler=echo)"
     assert "0x" not in repr(make_tool(handler=lambda text: text))
+
+
+def test_a_buggy_custom_validator_is_an_arguments_error_not_a_crash() -> None:
+    from pydantic import field_validator
+
+    class Lookup(BaseModel):
+        city: str
+
+        @field_validator("city")
+        @classmethod
+        def known(cls, value: str) -> str:
+            return {"Tokyo": value}[value]  # KeyError for any other city: a bug in the model
+
+    tool = Tool("lookup", "Look up.", Lookup, lambda city: city)
+    with pytest.raises(ToolArgumentsError, match="KeyError") as caught:
+        tool.execute({"city": "Berlin"})
+    assert isinstance(caught.value.__cause__, KeyError)
+
+
+def test_a_result_nested_too_deeply_is_an_execution_error() -> None:
+    deep: Any = []
+    for _ in range(100_000):
+        deep = [deep]
+    with pytest.raises(ToolExecutionError, match="not JSON"):
+        make_tool(handler=lambda text: deep).execute({"text": "x"})
