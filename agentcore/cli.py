@@ -46,6 +46,8 @@ _LABELS = {
         "on 127.0.0.1; its replies are scripted, not a model's.",
         "online": "provider: DeepSeek Responses API at {base_url}, model {model}",
         "missing": "error: {error} Or add --offline to run against the local scripted server.",
+        "environment": "error: the HTTP client could not start ({error}); check the proxy, "
+        "certificate and DEEPSEEK_BASE_URL settings of this shell.",
     },
     "zh-CN": {
         "request": "请求：{request}",
@@ -55,6 +57,8 @@ _LABELS = {
         "回复是预先写好的脚本，不是模型生成的。",
         "online": "提供方：DeepSeek Responses API（{base_url}），模型 {model}",
         "missing": "错误：{error} 也可以加上 --offline，改用本地脚本服务器运行。",
+        "environment": "错误：HTTP 客户端无法启动（{error}）；请检查当前终端里的代理、证书和 "
+        "DEEPSEEK_BASE_URL 设置。",
     },
 }
 
@@ -132,10 +136,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         model = ScriptedWeatherModel(city=args.city, task=args.task, language=args.language)
         return _run(model, tools, args)
 
+    try:
+        return _run_deepseek(tools, args)
+    except ProviderConfigurationError as error:
+        print(labels["missing"].format(error=error), file=sys.stderr)
+        return 2
+    except Exception as error:  # a proxy, certificate or URL setting the HTTP stack refused
+        print(labels["environment"].format(error=f"{type(error).__name__}: {error}"),
+              file=sys.stderr)  # fmt: skip
+        return 1
+
+
+def _run_deepseek(tools: list[Tool], args: argparse.Namespace) -> int:
+    """Run the task through the DeepSeek adapter, offline or online."""
     # Imported here: only this path needs the openai SDK.
     from agentcore.deepseek import DeepSeekResponsesModel
     from agentcore.testing import LocalResponsesServer, weather_script
 
+    labels = _LABELS[args.language]
     if args.offline:
         with LocalResponsesServer(weather_script(args.city, args.task, args.language)) as server:
             print(labels["offline"])
@@ -147,11 +165,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 instructions=INSTRUCTIONS,
             )
             return _run(offline, tools, args)
-    try:
-        online = DeepSeekResponsesModel(instructions=INSTRUCTIONS)
-    except ProviderConfigurationError as error:
-        print(labels["missing"].format(error=error), file=sys.stderr)
-        return 2
+    online = DeepSeekResponsesModel(instructions=INSTRUCTIONS)
     print(labels["online"].format(base_url=online.base_url, model=online.model))
     return _run(online, tools, args)
 

@@ -117,6 +117,9 @@ class DeepSeekResponsesModel:
         instructions: str | None = None,
         max_arguments_chars: int = MAX_ARGUMENTS_CHARS,
     ) -> None:
+        for name, value in (("model", model), ("api_key", api_key), ("base_url", base_url)):
+            if value is not None and not isinstance(value, str):
+                raise TypeError(f"{name} must be a str, got {type(value).__name__}")
         model = (model or os.environ.get("DEEPSEEK_MODEL", "")).strip()
         if client is not None:
             given = [
@@ -144,6 +147,13 @@ class DeepSeekResponsesModel:
         ]
         if missing:
             raise _missing_settings(missing)
+        if not (key.isascii() and key.isprintable() and " " not in key):
+            # An HTTP header cannot carry it; usually a character pasted by accident.
+            raise ProviderConfigurationError(
+                "DEEPSEEK_API_KEY holds a space, a non-ASCII or an invisible character; "
+                "copy the key again from https://platform.deepseek.com/api_keys and set it "
+                "without quotes or spaces."
+            )
         if client is None:
             client = openai.OpenAI(
                 api_key=key,
@@ -459,9 +469,21 @@ def to_model_turn(
 
     Raises :class:`ProviderResponseError` for a status other than ``completed`` (with the
     incomplete reason), an output without function calls and without text (naming a
-    refusal if there is one), and any call rejected by :func:`parse_arguments` or holding
-    an empty ``call_id`` or name.
+    refusal if there is one), any call rejected by :func:`parse_arguments` or holding an
+    empty ``call_id`` or name, and a body whose fields have the wrong shapes.
     """
+    try:
+        return _to_model_turn(response, max_arguments_chars)
+    except (AttributeError, TypeError, ValueError, RecursionError) as error:
+        # A field of the wrong type (a string where an object belongs, say) deep in the body.
+        raise ProviderResponseError(
+            f"Response {response.get('id', '?')!r} is not shaped like a Responses API object "
+            f"({type(error).__name__}: {error}).",
+            hint="Check DEEPSEEK_BASE_URL points at a Responses API; if it does, run again.",
+        ) from None
+
+
+def _to_model_turn(response: Mapping[str, Any], max_arguments_chars: int) -> ModelTurn:
     response_id = response.get("id", "?")
     status = response.get("status")
     if status != "completed":
@@ -593,6 +615,12 @@ def parse_arguments(
         raise ProviderResponseError(
             f"The arguments of function {name!r} are not valid JSON: {problem}: "
             f"{_preview(arguments)!r}.",
+            hint=_ARGUMENTS_HINT,
+        ) from None
+    except (RecursionError, ValueError) as problem:  # nesting too deep, an integer too long
+        raise ProviderResponseError(
+            f"The arguments of function {name!r} cannot be read as JSON here "
+            f"({type(problem).__name__}): {_preview(arguments)!r}.",
             hint=_ARGUMENTS_HINT,
         ) from None
     if not isinstance(value, dict):

@@ -206,3 +206,13 @@ def test_the_scripted_default_does_not_import_the_sdk() -> None:
     code = "import sys; from agentcore.cli import main; main([]); print('openai' in sys.modules)"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.splitlines()[-1] == "False"
+
+
+def test_an_http_setting_the_client_refuses_is_one_sentence_not_a_traceback(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("HTTP_PROXY", "garbage::::")
+    assert main(["--provider", "deepseek", "--offline"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("error: the HTTP client could not start (")
+    assert "Traceback" not in err

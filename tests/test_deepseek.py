@@ -39,7 +39,13 @@ from agentcore import (
     build_tools,
     weather_request,
 )
-from agentcore.deepseek import PREVIEW_CHARS, to_function_tool, to_input_items
+from agentcore.deepseek import (
+    PREVIEW_CHARS,
+    parse_arguments,
+    to_function_tool,
+    to_input_items,
+    to_model_turn,
+)
 from agentcore.teaching_tools import (
     CONVERSION_TOOL,
     DESCRIBE_TEMPERATURE_TOOL,
@@ -745,3 +751,18 @@ def test_the_key_is_not_in_the_configuration_error_either(monkeypatch: pytest.Mo
     with pytest.raises(ProviderConfigurationError) as caught:
         DeepSeekResponsesModel()
     assert KEY not in "".join(_texts_of(caught.value))
+
+
+@pytest.mark.parametrize("key", ["sk-\u200babc", "sk-abc def", "sk-é", "sk-a\nb"])
+def test_a_key_an_http_header_cannot_carry_is_a_configuration_error(key: str) -> None:
+    with pytest.raises(ProviderConfigurationError, match="DEEPSEEK_API_KEY holds") as caught:
+        DeepSeekResponsesModel(MODEL, api_key=key)
+    assert key.strip() not in str(caught.value)
+
+
+def test_a_body_of_the_wrong_shape_is_a_response_error() -> None:
+    body = {"id": "resp_1", "status": "completed", "output": [{"type": "message", "content": 5}]}
+    with pytest.raises(ProviderResponseError, match="not shaped like a Responses API object"):
+        to_model_turn(body)
+    with pytest.raises(ProviderResponseError, match="cannot be read as JSON here"):
+        parse_arguments("f", '{"a":' * 3000 + "1" + "}" * 3000)
