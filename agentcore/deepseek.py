@@ -19,10 +19,11 @@ This is the only module that imports ``openai``. Every failure becomes a typed
 from __future__ import annotations
 
 import copy
+import functools
 import json
 import math
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import openai
@@ -456,6 +457,27 @@ def to_input_items(messages: Sequence[Message]) -> list[dict[str, Any]]:
     return items
 
 
+def _wrong_shapes_are_response_errors(
+    translate: Callable[..., ModelTurn],
+) -> Callable[..., ModelTurn]:
+    """Turn a field of the wrong type deep in a reply (a string where an object belongs, an
+    integer too long to read) into :class:`ProviderResponseError` instead of a bare error."""
+
+    @functools.wraps(translate)
+    def guarded(response: Mapping[str, Any], *args: Any, **kwargs: Any) -> ModelTurn:
+        try:
+            return translate(response, *args, **kwargs)
+        except (AttributeError, TypeError, ValueError, RecursionError) as error:
+            raise ProviderResponseError(
+                f"Response {response.get('id', '?')!r} is not shaped like a Responses API "
+                f"object ({type(error).__name__}: {error}).",
+                hint="Check DEEPSEEK_BASE_URL points at a Responses API; if it does, run again.",
+            ) from None
+
+    return guarded
+
+
+@_wrong_shapes_are_response_errors
 def to_model_turn(
     response: Mapping[str, Any], *, max_arguments_chars: int = MAX_ARGUMENTS_CHARS
 ) -> ModelTurn:
@@ -470,20 +492,9 @@ def to_model_turn(
     Raises :class:`ProviderResponseError` for a status other than ``completed`` (with the
     incomplete reason), an output without function calls and without text (naming a
     refusal if there is one), any call rejected by :func:`parse_arguments` or holding an
-    empty ``call_id`` or name, and a body whose fields have the wrong shapes.
+    empty ``call_id`` or name, and (through the decorator) a body whose fields have the
+    wrong shapes.
     """
-    try:
-        return _to_model_turn(response, max_arguments_chars)
-    except (AttributeError, TypeError, ValueError, RecursionError) as error:
-        # A field of the wrong type (a string where an object belongs, say) deep in the body.
-        raise ProviderResponseError(
-            f"Response {response.get('id', '?')!r} is not shaped like a Responses API object "
-            f"({type(error).__name__}: {error}).",
-            hint="Check DEEPSEEK_BASE_URL points at a Responses API; if it does, run again.",
-        ) from None
-
-
-def _to_model_turn(response: Mapping[str, Any], max_arguments_chars: int) -> ModelTurn:
     response_id = response.get("id", "?")
     status = response.get("status")
     if status != "completed":
