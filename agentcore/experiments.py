@@ -346,7 +346,9 @@ def failing_handler(
       ran once.
     * ``"observe"``: the failure is recorded as an observation and the model answers that it
       could not finish; with ``retries=n`` the model first asks again ``n`` times (ids
-      ``call-convert-retry-1``...), so the handler runs ``1 + n`` times.
+      ``call-convert-retry-1``...), so the handler runs ``1 + n`` times, as long as the
+      runtime's ``max_steps`` (6) leaves turns for them: from ``retries=4`` on, the run ends
+      with :class:`MaxStepsExceeded` first (the panel offers 0-2).
 
     :attr:`Experiment.handler_runs` counts the handler's runs, separately from the runtime's
     counts. Raises ``ValueError`` for an unknown policy, a negative ``retries`` or an unknown
