@@ -7,16 +7,9 @@ import subprocess
 import sys
 
 import pytest
+from chapter import CHAPTER_TRACE
 
 from agentcore.cli import main
-
-CHAPTER_TRACE = """\
-[1] ACTION  get_teaching_weather({'city': 'Tokyo'})
-[1] OBSERVE {"city": "Tokyo", "temperature_c": 18.0, "condition": "cloudy"}
-[2] ACTION  celsius_to_fahrenheit({'temperature_c': 18.0})
-[2] OBSERVE {"temperature_f": 64.4}
-[3] FINAL   Tokyo's deterministic teaching record is 18.0°C (64.4°F), cloudy.
-"""
 
 
 def test_module_entry_point_prints_the_chapter_trace_and_counts() -> None:

@@ -13,6 +13,7 @@ from typing import Any
 
 import openai
 import pytest
+from chapter import CHAPTER_ANSWER, chapter_transcript
 from pydantic import BaseModel, ConfigDict
 
 from agentcore import (
@@ -66,7 +67,7 @@ KEY = "sk-test-7f3a9c2e5b1d4e6f"
 """A made-up key: the tests check it reaches the server and appears nowhere else."""
 MODEL = "deepseek-v4-flash"
 USER = weather_request()
-FINAL = "Tokyo's deterministic teaching record is 18.0°C (64.4°F), cloudy."
+FINAL = CHAPTER_ANSWER
 
 TOOLS = [
     {
@@ -181,44 +182,7 @@ def test_weather_trajectory_leaves_the_same_transcript_as_the_scripted_model() -
     in_process = AgentRuntime(ScriptedWeatherModel(), build_tools()).run(USER)
 
     assert over_http.messages == in_process.messages
-    assert over_http.messages == [
-        {"role": "user", "content": USER},
-        {
-            "role": "assistant",
-            "content": "",
-            "tool_calls": [
-                {
-                    "call_id": "call-weather",
-                    "name": "get_teaching_weather",
-                    "arguments": {"city": "Tokyo"},
-                }
-            ],
-        },
-        {
-            "role": "tool",
-            "tool_call_id": "call-weather",
-            "name": "get_teaching_weather",
-            "content": '{"city": "Tokyo", "temperature_c": 18.0, "condition": "cloudy"}',
-        },
-        {
-            "role": "assistant",
-            "content": "",
-            "tool_calls": [
-                {
-                    "call_id": "call-convert",
-                    "name": "celsius_to_fahrenheit",
-                    "arguments": {"temperature_c": 18.0},
-                }
-            ],
-        },
-        {
-            "role": "tool",
-            "tool_call_id": "call-convert",
-            "name": "celsius_to_fahrenheit",
-            "content": '{"temperature_f": 64.4}',
-        },
-        {"role": "assistant", "content": FINAL},
-    ]
+    assert over_http.messages == chapter_transcript(USER)
 
 
 def test_the_adapter_is_a_model_and_sends_instructions_when_given() -> None:

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
+from chapter import CHAPTER_TRACE, chapter_transcript
 from pydantic import BaseModel, ConfigDict
 
 from agentcore import (
@@ -34,14 +35,6 @@ from agentcore import (
     UnknownToolError,
     build_tools,
 )
-
-CHAPTER_TRACE = """\
-[1] ACTION  get_teaching_weather({'city': 'Tokyo'})
-[1] OBSERVE {"city": "Tokyo", "temperature_c": 18.0, "condition": "cloudy"}
-[2] ACTION  celsius_to_fahrenheit({'temperature_c': 18.0})
-[2] OBSERVE {"temperature_f": 64.4}
-[3] FINAL   Tokyo's deterministic teaching record is 18.0°C (64.4°F), cloudy.
-"""
 
 
 class NoteArguments(BaseModel):
@@ -91,44 +84,7 @@ def test_the_chapter_transcript_and_counts() -> None:
     answer = "Tokyo's deterministic teaching record is 18.0°C (64.4°F), cloudy."
     assert result.answer == answer
     assert (result.model_turns, result.tool_executions) == (3, 2)
-    assert result.messages == [
-        {"role": "user", "content": "Tokyo in Fahrenheit?"},
-        {
-            "role": "assistant",
-            "content": "",
-            "tool_calls": [
-                {
-                    "call_id": "call-weather",
-                    "name": "get_teaching_weather",
-                    "arguments": {"city": "Tokyo"},
-                }
-            ],
-        },
-        {
-            "role": "tool",
-            "tool_call_id": "call-weather",
-            "name": "get_teaching_weather",
-            "content": '{"city": "Tokyo", "temperature_c": 18.0, "condition": "cloudy"}',
-        },
-        {
-            "role": "assistant",
-            "content": "",
-            "tool_calls": [
-                {
-                    "call_id": "call-convert",
-                    "name": "celsius_to_fahrenheit",
-                    "arguments": {"temperature_c": 18.0},
-                }
-            ],
-        },
-        {
-            "role": "tool",
-            "tool_call_id": "call-convert",
-            "name": "celsius_to_fahrenheit",
-            "content": '{"temperature_f": 64.4}',
-        },
-        {"role": "assistant", "content": answer},
-    ]
+    assert result.messages == chapter_transcript("Tokyo in Fahrenheit?")
 
 
 def test_a_task_that_needs_no_tool_ends_in_one_turn() -> None:
