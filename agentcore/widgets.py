@@ -372,6 +372,8 @@ class ExperimentPanel:
             outcome = outcome[: self.MAX_OUTCOME - 1] + "…"
         runs = "" if snapshot.handler_runs is None else str(snapshot.handler_runs)
         row = (self.experiment.label, outcome, snapshot.model_turns, snapshot.tool_executions, runs)
+        if snapshot.status == "refused" and self.finished and self.finished[-1] == row:
+            return  # Reset on a refused experiment runs nothing: no new row to compare
         self.finished = [*self.finished, row][-self.MAX_ROWS :]
         self.comparison.value = _table(
             self._labels["compare columns"], self.finished, "agentcore-comparison"

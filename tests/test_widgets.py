@@ -257,3 +257,11 @@ def test_the_panel_text_fallback_in_chinese() -> None:
 def test_an_unknown_scenario_is_rejected() -> None:
     with pytest.raises(KeyError, match="unknown experiment 'nope'"):
         ExperimentPanel("nope")
+
+
+def test_resetting_a_refused_experiment_adds_no_duplicate_rows() -> None:
+    panel = ExperimentPanel("same_call_id_in_one_turn")
+    for _ in range(3):
+        panel.stepper.reset_button.click()
+    assert len(panel.finished) == 1
+    assert panel.finished[0][1] == "InvalidModelTurnError"
