@@ -88,6 +88,13 @@ def no_deepseek_settings(monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.delenv(name, raising=False)
 
 
+@pytest.fixture
+def deepseek_settings(no_deepseek_settings: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A learner's shell with a key and a model set (the base URL is left to each test)."""
+    monkeypatch.setenv("DEEPSEEK_API_KEY", KEY)
+    monkeypatch.setenv("DEEPSEEK_MODEL", "deepseek-v4-flash")
+
+
 @pytest.mark.usefixtures("no_deepseek_settings")
 def test_offline_deepseek_plays_the_chapter_trace_over_local_http(
     capsys: pytest.CaptureFixture[str],
@@ -124,15 +131,13 @@ def test_offline_never_sends_a_real_key(
     assert all(request.sent_bearer("offline-placeholder") for request in server.requests)
 
 
-@pytest.mark.usefixtures("no_deepseek_settings")
+@pytest.mark.usefixtures("deepseek_settings")
 def test_deepseek_with_settings_talks_to_the_configured_server(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     from agentcore.cli import INSTRUCTIONS
     from agentcore.testing import LocalResponsesServer, weather_script
 
-    monkeypatch.setenv("DEEPSEEK_API_KEY", KEY)
-    monkeypatch.setenv("DEEPSEEK_MODEL", "deepseek-v4-flash")
     with LocalResponsesServer(weather_script()) as server:
         monkeypatch.setenv("DEEPSEEK_BASE_URL", server.base_url)
         assert main(["--provider", "deepseek"]) == 0
@@ -147,14 +152,12 @@ def test_deepseek_with_settings_talks_to_the_configured_server(
     assert KEY not in out
 
 
-@pytest.mark.usefixtures("no_deepseek_settings")
+@pytest.mark.usefixtures("deepseek_settings")
 def test_a_provider_failure_exits_1_with_the_typed_error_and_no_key(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     from agentcore.testing import LocalResponsesServer, http_error
 
-    monkeypatch.setenv("DEEPSEEK_API_KEY", KEY)
-    monkeypatch.setenv("DEEPSEEK_MODEL", "deepseek-v4-flash")
     with LocalResponsesServer([http_error(401, f"bad key {KEY}")]) as server:
         monkeypatch.setenv("DEEPSEEK_BASE_URL", server.base_url)
         assert main(["--provider", "deepseek"]) == 1

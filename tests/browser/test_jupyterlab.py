@@ -62,6 +62,14 @@ def assert_no_widget_errors(page: Any) -> None:
                         ).count() == 0, "a cell wrote to stderr"  # fmt: skip
 
 
+def widget_in_view(page: Any, css_class: str) -> Any:
+    """The first widget box with ``css_class``, once rendered, scrolled into view."""
+    box = page.locator(css_class).first
+    box.wait_for(timeout=TIMEOUT_MS)
+    box.scroll_into_view_if_needed()
+    return box
+
+
 def transcript_rows(stepper: Any) -> int:
     return int(stepper.locator("table.agentcore-transcript tbody tr").count())
 
@@ -71,9 +79,7 @@ def test_lesson_01_steps_the_run_one_model_turn_per_click(
     lab: Any, page: Any, artifacts: Path, language: str
 ) -> None:
     open_and_run_all(page, lab.lesson(language, "01-the-loop.ipynb"))
-    stepper = page.locator(".agentcore-stepper").first
-    stepper.wait_for(timeout=TIMEOUT_MS)
-    stepper.scroll_into_view_if_needed()
+    stepper = widget_in_view(page, ".agentcore-stepper")
     step = stepper.get_by_role("button", name=STEP[language], exact=True)
     page.screenshot(path=str(artifacts / f"stepper-{language}-before.png"))
 
@@ -106,9 +112,7 @@ def test_lesson_06_runs_an_experiment_from_the_panel(
     lab: Any, page: Any, artifacts: Path, language: str
 ) -> None:
     open_and_run_all(page, lab.lesson(language, "06-experiments.ipynb"))
-    panel = page.locator(".agentcore-panel").first
-    panel.wait_for(timeout=TIMEOUT_MS)
-    panel.scroll_into_view_if_needed()
+    panel = widget_in_view(page, ".agentcore-panel")
     panel.locator("select").first.select_option(label=MAX_STEPS_TITLE[language])
     panel.get_by_role("button", name=RUN_TO_END[language], exact=True).click()
     outcome = panel.locator(".agentcore-outcome")
