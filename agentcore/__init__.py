@@ -3,13 +3,27 @@
 It follows the chapter "turn a fixed tool script into an agent runtime": the model proposes
 the next step, the runtime manages it, the tool implements it.
 
-Every public name is importable from here. ``import agentcore`` loads only pydantic; the
-DeepSeek adapter (``openai``) and the widgets (``ipywidgets``) load when first used.
-The local Responses API server for offline runs and tests is in :mod:`agentcore.testing`.
+The layout shows the architecture:
+
+* ``agentcore/`` (this folder): the runtime a learner reads, in the chapter's words:
+  :mod:`~agentcore.protocol` (section 4), :mod:`~agentcore.tools` (section 5),
+  :mod:`~agentcore.runtime` (section 6), :mod:`~agentcore.events`,
+  :mod:`~agentcore.transcript`, :mod:`~agentcore.errors` (section 7) and
+  :mod:`~agentcore.scripted` (section 8). None of them imports a provider, a widget or
+  course material.
+* ``agentcore/providers/``: adapters to real model APIs (section 10) and the loopback
+  servers that speak their wire formats offline.
+* ``agentcore/course/``: what the lessons use around the runtime: the weather task and its
+  scripted stand-in, teaching tools, experiments, snapshots, widgets, the CLI and its text.
+
+Every public name is importable from here. ``import agentcore`` loads only the runtime (and
+pydantic); provider and course names load on first use, so openai, httpx and ipywidgets are
+imported only by code that needs them.
 """
 
 from __future__ import annotations
 
+import importlib
 from typing import TYPE_CHECKING, Any
 
 from agentcore.errors import (
@@ -45,22 +59,43 @@ from agentcore.events import (
 )
 from agentcore.protocol import Model, ModelTurn, ToolCall, ToolSchema
 from agentcore.runtime import AgentRun, AgentRuntime, RunResult, ToolErrorPolicy
-from agentcore.scripted import ScriptedModel, ScriptedWeatherModel, weather_request
-from agentcore.teaching_tools import (
-    CONVERSION_TOOL,
-    DESCRIBE_TEMPERATURE_TOOL,
-    TEACHING_WEATHER,
-    WEATHER_TOOL,
-    build_tools,
-    celsius_to_fahrenheit,
-    describe_temperature,
-    get_teaching_weather,
-)
+from agentcore.scripted import ScriptedModel
 from agentcore.tools import Tool, ToolRegistry
 from agentcore.transcript import Message, TranscriptView
 
 if TYPE_CHECKING:
-    from agentcore.deepseek import DeepSeekResponsesModel
+    from agentcore.course.teaching_tools import (
+        CONVERSION_TOOL,
+        DESCRIBE_TEMPERATURE_TOOL,
+        TEACHING_WEATHER,
+        WEATHER_TOOL,
+        build_tools,
+        celsius_to_fahrenheit,
+        describe_temperature,
+        get_teaching_weather,
+    )
+    from agentcore.course.weather import ScriptedWeatherModel, weather_request
+    from agentcore.providers.deepseek import DeepSeekResponsesModel
+
+# Public names that live outside the runtime, and the module each one loads from on first use.
+_LAZY: dict[str, str] = {
+    "DeepSeekResponsesModel": "agentcore.providers.deepseek",
+    "ScriptedWeatherModel": "agentcore.course.weather",
+    "weather_request": "agentcore.course.weather",
+    **dict.fromkeys(
+        (
+            "CONVERSION_TOOL",
+            "DESCRIBE_TEMPERATURE_TOOL",
+            "TEACHING_WEATHER",
+            "WEATHER_TOOL",
+            "build_tools",
+            "celsius_to_fahrenheit",
+            "describe_temperature",
+            "get_teaching_weather",
+        ),
+        "agentcore.course.teaching_tools",
+    ),
+}
 
 __all__ = [
     "CONVERSION_TOOL",
@@ -118,9 +153,14 @@ __all__ = [
 
 
 def __getattr__(name: str) -> Any:
-    """Load the DeepSeek adapter on first use, so ``import agentcore`` never imports openai."""
-    if name == "DeepSeekResponsesModel":
-        from agentcore.deepseek import DeepSeekResponsesModel
+    """Load a provider or course name on first use (PEP 562), so the runtime imports alone."""
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'agentcore' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value  # later look-ups skip this function
+    return value
 
-        return DeepSeekResponsesModel
-    raise AttributeError(f"module 'agentcore' has no attribute {name!r}")
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))

@@ -1,5 +1,5 @@
 """``python -m agentcore``: run the chapter's offline trajectory from the command line."""
 
-from agentcore.cli import main
+from agentcore.course.cli import main
 
 raise SystemExit(main())

@@ -1,198 +1,21 @@
-"""Deterministic models: test doubles that sit behind the ``Model`` protocol (chapter section 8).
+"""A deterministic model for tests: it plays a script behind the ``Model`` protocol (section 8).
 
 A real model may choose differently on the next run, so a wrong trajectory could be the
-runtime's fault or the model's. These models have no language ability at all: the same
+runtime's fault or the model's. A scripted model has no language ability at all: the same
 transcript always gives the same turn, so a test of the runtime tests only the runtime.
 
-* :class:`ScriptedWeatherModel` plays the chapter's weather task, deciding only from the
-  observations already in the transcript.
-* :class:`ScriptedModel` plays any script you write: a list of turns, or a function of the
-  transcript (in the spirit of pydantic-ai's ``FunctionModel``).
+:class:`ScriptedModel` plays any script you write: a list of turns, or a function of the
+transcript (in the spirit of pydantic-ai's ``FunctionModel``). The chapter's own weather
+stand-in, built on the same idea, is course material: :mod:`agentcore.course.weather`.
 """
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Literal
+from collections.abc import Callable, Sequence
 
 from agentcore.errors import ScriptExhaustedError
-from agentcore.protocol import ModelTurn, ToolCall, ToolSchema
-from agentcore.teaching_tools import TEACHING_WEATHER
+from agentcore.protocol import ModelTurn, ToolSchema
 from agentcore.transcript import Message
-
-Task = Literal["convert", "weather", "greet", "describe"]
-Language = Literal["en", "zh-CN"]
-
-TASKS: tuple[Task, ...] = ("convert", "weather", "greet", "describe")
-LANGUAGES: tuple[Language, ...] = ("en", "zh-CN")
-
-ZH_CN_WORDS: dict[str, str] = {
-    "Tokyo": "东京",
-    "Paris": "巴黎",
-    "cloudy": "多云",
-    "light rain": "小雨",
-    "cold": "冷",
-    "mild": "温和",
-    "hot": "热",
-}
-"""The Chinese names of the teaching data's cities, conditions and temperature words."""
-
-_REQUESTS: dict[Language, dict[Task, str]] = {
-    "en": {
-        "convert": "Read {city}'s teaching weather and convert the temperature to Fahrenheit.",
-        "weather": "What is {city}'s teaching weather?",
-        "greet": "Hello! What can you do?",
-        "describe": (
-            "Read {city}'s teaching weather, convert it to Fahrenheit, and say whether it is "
-            "cold, mild or hot."
-        ),
-    },
-    "zh-CN": {
-        "convert": "读取{city}的教学天气，并把摄氏度换算成华氏度。",
-        "weather": "{city}的教学天气怎么样？",
-        "greet": "你好！你能做什么？",
-        "describe": "读取{city}的教学天气，换算成华氏度，再说说是冷、温和还是热。",
-    },
-}
-
-
-def weather_request(city: str = "Tokyo", task: Task = "convert", language: Language = "en") -> str:
-    """Return a user request that fits a :class:`ScriptedWeatherModel` task, in ``language``.
-
-    The scripted model ignores the wording; a real model (lesson 05) reads it.
-    """
-    _check_options(city, task, language)
-    name = ZH_CN_WORDS[city] if language == "zh-CN" else city
-    return _REQUESTS[language][task].format(city=name)
-
-
-def _check_options(city: str, task: str, language: str) -> None:
-    if city not in TEACHING_WEATHER:
-        raise ValueError(f"city must be one of {sorted(TEACHING_WEATHER)}, got {city!r}")
-    if task not in TASKS:
-        raise ValueError(f"task must be one of {list(TASKS)}, got {task!r}")
-    if language not in LANGUAGES:
-        raise ValueError(f"language must be one of {list(LANGUAGES)}, got {language!r}")
-
-
-def _latest_observations(messages: Sequence[Message]) -> dict[str, Any]:
-    """Tool name -> the parsed content of its most recent observation."""
-    observed: dict[str, Any] = {}
-    for message in messages:
-        if message.get("role") == "tool":
-            observed[message["name"]] = json.loads(message["content"])
-    return observed
-
-
-def _is_failure(observation: Any) -> bool:
-    """An observation that the ``on_tool_error="observe"`` policy wrote for a failed handler."""
-    return isinstance(observation, dict) and observation.get("error") is not None
-
-
-class ScriptedWeatherModel:
-    """The chapter's deterministic stand-in for a model (section 8).
-
-    Options: ``city`` (``"Tokyo"`` or ``"Paris"``), ``task`` and ``language`` (``"en"`` or
-    ``"zh-CN"``, the language of its final text). Raises ``ValueError`` for any other value.
-
-    Tasks, each decided only from the observations in the transcript:
-
-    * ``"convert"`` (default): weather (``call-weather``), then conversion
-      (``call-convert``), then the final text. With the defaults a verbose run prints the
-      chapter's trace.
-    * ``"weather"``: weather, then the final text.
-    * ``"greet"``: a final text at once, no tool.
-    * ``"describe"``: as ``"convert"``, then ``describe_temperature`` (``call-describe``,
-      the third tool of section 12), then the final text.
-
-    If an observation reports a failure (the runtime's ``on_tool_error="observe"`` policy),
-    it answers that the tool failed instead of going on.
-    """
-
-    def __init__(self, city: str = "Tokyo", task: Task = "convert", language: Language = "en"):
-        _check_options(city, task, language)
-        self.city = city
-        self.task: Task = task
-        self.language: Language = language
-
-    def generate(self, messages: Sequence[Message], tools: Sequence[ToolSchema]) -> ModelTurn:
-        """Return the next turn of the task; ``tools`` is ignored (the script is fixed)."""
-        observed = _latest_observations(messages)
-        failures = [name for name, seen in observed.items() if _is_failure(seen)]
-        failure = failures[0] if failures else None
-        if failure is not None:
-            return ModelTurn(final_text=self._failure_text(failure, observed[failure]))
-        if self.task == "greet":
-            return ModelTurn(final_text=self._text("greet"))
-
-        weather = observed.get("get_teaching_weather")
-        if weather is None:
-            return _call("call-weather", "get_teaching_weather", city=self.city)
-        if self.task == "weather":
-            return ModelTurn(final_text=self._text("weather", weather))
-
-        conversion = observed.get("celsius_to_fahrenheit")
-        if conversion is None:
-            return _call(
-                "call-convert", "celsius_to_fahrenheit", temperature_c=weather["temperature_c"]
-            )
-        if self.task == "convert":
-            return ModelTurn(final_text=self._text("convert", weather, conversion))
-
-        description = observed.get("describe_temperature")
-        if description is None:
-            return _call(
-                "call-describe", "describe_temperature", temperature_f=conversion["temperature_f"]
-            )
-        return ModelTurn(final_text=self._text("describe", weather, conversion, description))
-
-    def _text(
-        self,
-        kind: str,
-        weather: Mapping[str, Any] | None = None,
-        conversion: Mapping[str, Any] | None = None,
-        description: Mapping[str, Any] | None = None,
-    ) -> str:
-        zh = self.language == "zh-CN"
-        if kind == "greet":
-            if zh:
-                return "你好！我可以读取东京或巴黎的教学天气，并把温度换算成华氏度。"
-            return "Hello! I can read the teaching weather of Tokyo or Paris and convert it to °F."
-        assert weather is not None
-        city, condition = weather["city"], weather["condition"]
-        celsius = f"{weather['temperature_c']}°C"
-        if conversion is not None:
-            celsius += (
-                f"（{conversion['temperature_f']}°F）"
-                if zh
-                else f" ({conversion['temperature_f']}°F)"
-            )
-        if zh:
-            text = f"{ZH_CN_WORDS[city]}的确定性教学记录是 {celsius}，{ZH_CN_WORDS[condition]}"
-            if description is not None:
-                text += f"，体感{ZH_CN_WORDS[description['description']]}"
-            return text + "。"
-        text = f"{city}'s deterministic teaching record is {celsius}, {condition}"
-        if description is not None:
-            text += f"; that is {description['description']}"
-        return text + "."
-
-    def _failure_text(self, tool: str, failure: Mapping[str, Any]) -> str:
-        if self.language == "zh-CN":
-            return f"无法完成任务：工具 {tool} 执行失败（{failure.get('message', '')}）。"
-        return f"I could not finish: the tool {tool} failed ({failure.get('message', '')})."
-
-    def __repr__(self) -> str:
-        return (
-            f"ScriptedWeatherModel(city={self.city!r}, task={self.task!r}, "
-            f"language={self.language!r})"
-        )
-
-
-def _call(call_id: str, name: str, **arguments: Any) -> ModelTurn:
-    return ModelTurn(tool_calls=(ToolCall(call_id, name, arguments),))
-
 
 TurnFunction = Callable[[Sequence[Message], Sequence[ToolSchema]], ModelTurn]
 

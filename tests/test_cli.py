@@ -9,7 +9,7 @@ import sys
 import pytest
 from chapter import CHAPTER_TRACE
 
-from agentcore.cli import main
+from agentcore.course.cli import main
 
 
 def test_module_entry_point_prints_the_chapter_trace_and_counts() -> None:
@@ -111,16 +111,16 @@ def test_offline_deepseek_plays_the_chapter_trace_over_local_http(
 def test_offline_never_sends_a_real_key(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    import agentcore.testing
+    import agentcore.providers.local_server
 
-    started: list[agentcore.testing.LocalResponsesServer] = []
+    started: list[agentcore.providers.local_server.LocalResponsesServer] = []
 
-    class Recorded(agentcore.testing.LocalResponsesServer):
-        def __enter__(self) -> agentcore.testing.LocalResponsesServer:
+    class Recorded(agentcore.providers.local_server.LocalResponsesServer):
+        def __enter__(self) -> agentcore.providers.local_server.LocalResponsesServer:
             started.append(self)
             return super().__enter__()
 
-    monkeypatch.setattr(agentcore.testing, "LocalResponsesServer", Recorded)
+    monkeypatch.setattr(agentcore.providers.local_server, "LocalResponsesServer", Recorded)
     monkeypatch.setenv("DEEPSEEK_API_KEY", KEY)
     assert main(["--provider", "deepseek", "--offline", "--language", "zh-CN"]) == 0
     out = capsys.readouterr().out
@@ -135,8 +135,8 @@ def test_offline_never_sends_a_real_key(
 def test_deepseek_with_settings_talks_to_the_configured_server(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from agentcore.cli import INSTRUCTIONS
-    from agentcore.testing import LocalResponsesServer, weather_script
+    from agentcore.course.cli import INSTRUCTIONS
+    from agentcore.providers.local_server import LocalResponsesServer, weather_script
 
     with LocalResponsesServer(weather_script()) as server:
         monkeypatch.setenv("DEEPSEEK_BASE_URL", server.base_url)
@@ -156,7 +156,7 @@ def test_deepseek_with_settings_talks_to_the_configured_server(
 def test_a_provider_failure_exits_1_with_the_typed_error_and_no_key(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from agentcore.testing import LocalResponsesServer, http_error
+    from agentcore.providers.local_server import LocalResponsesServer, http_error
 
     with LocalResponsesServer([http_error(401, f"bad key {KEY}")]) as server:
         monkeypatch.setenv("DEEPSEEK_BASE_URL", server.base_url)
@@ -199,7 +199,10 @@ def test_offline_goes_only_with_deepseek(capsys: pytest.CaptureFixture[str]) -> 
 
 
 def test_the_scripted_default_does_not_import_the_sdk() -> None:
-    code = "import sys; from agentcore.cli import main; main([]); print('openai' in sys.modules)"
+    code = (
+        "import sys; from agentcore.course.cli import main; main([]); "
+        "print('openai' in sys.modules)"
+    )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.splitlines()[-1] == "False"
 

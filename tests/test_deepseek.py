@@ -40,21 +40,21 @@ from agentcore import (
     build_tools,
     weather_request,
 )
-from agentcore.deepseek import (
-    PREVIEW_CHARS,
-    parse_arguments,
-    to_function_tool,
-    to_input_items,
-    to_model_turn,
-)
-from agentcore.teaching_tools import (
+from agentcore.course.teaching_tools import (
     CONVERSION_TOOL,
     DESCRIBE_TEMPERATURE_TOOL,
     WEATHER_TOOL,
     WeatherArguments,
     get_teaching_weather,
 )
-from agentcore.testing import (
+from agentcore.providers.deepseek import (
+    PREVIEW_CHARS,
+    parse_arguments,
+    to_function_tool,
+    to_input_items,
+    to_model_turn,
+)
+from agentcore.providers.local_server import (
     LocalResponsesServer,
     Reply,
     function_call,
@@ -655,9 +655,9 @@ def test_bad_numbers_are_refused(
 
 def test_the_package_loads_the_adapter_lazily() -> None:
     import agentcore
-    import agentcore.deepseek
+    import agentcore.providers.deepseek
 
-    assert agentcore.DeepSeekResponsesModel is agentcore.deepseek.DeepSeekResponsesModel
+    assert agentcore.DeepSeekResponsesModel is agentcore.providers.deepseek.DeepSeekResponsesModel
     with pytest.raises(AttributeError, match="no attribute 'Nope'"):
         agentcore.Nope  # noqa: B018
 

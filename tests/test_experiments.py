@@ -19,7 +19,7 @@ from agentcore import (
     ToolObservation,
     UnknownToolError,
 )
-from agentcore.experiments import (
+from agentcore.course.experiments import (
     SCENARIOS,
     build_experiment,
     failing_handler,
@@ -277,6 +277,6 @@ def test_snapshot_text_has_no_memory_address_in_any_scenario() -> None:
 
 
 def test_the_experiments_module_does_not_import_ipywidgets() -> None:
-    code = "import sys, agentcore.experiments\nprint('ipywidgets' in sys.modules)\n"
+    code = "import sys, agentcore.course.experiments\nprint('ipywidgets' in sys.modules)\n"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "False"

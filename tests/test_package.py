@@ -40,7 +40,7 @@ def test_import_loads_neither_the_sdk_nor_http_nor_widgets() -> None:
 
 def test_the_local_server_module_does_not_load_the_sdk_either() -> None:
     code = (
-        "import sys, agentcore.testing\n"
+        "import sys, agentcore.providers.local_server\n"
         f"print(','.join(sorted(m for m in {HEAVY} if m in sys.modules)))\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

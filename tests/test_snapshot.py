@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from agentcore import FinalAnswer
-from agentcore.experiments import max_steps_limit, two_calls_in_one_turn
-from agentcore.snapshot import RunSnapshot, TranscriptRow, event_line, transcript_rows
+from agentcore.course.experiments import max_steps_limit, two_calls_in_one_turn
+from agentcore.course.snapshot import RunSnapshot, TranscriptRow, event_line, transcript_rows
 
 
 def test_transcript_rows_give_each_call_of_a_turn_its_own_row() -> None:

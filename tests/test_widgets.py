@@ -7,7 +7,7 @@ import re
 import pytest
 
 from agentcore import AgentRuntime, MaxStepsExceeded, ScriptedWeatherModel, build_tools
-from agentcore.widgets import ExperimentPanel, RunStepper
+from agentcore.course.widgets import ExperimentPanel, RunStepper
 
 REQUEST = "Read Tokyo's teaching weather and convert the temperature to Fahrenheit."
 ANSWER = "Tokyo's deterministic teaching record is 18.0°C (64.4°F), cloudy."

@@ -5,11 +5,11 @@
   steps until it finishes, Reset starts it again. It draws the transcript as it grows, the
   events of the last step, the budgets used, and the answer or the error, highlighted.
 * :class:`ExperimentPanel` (lesson 06) chooses one experiment of chapter section 12 from
-  :mod:`agentcore.experiments`, with its options, steps it in a :class:`RunStepper`, and keeps
-  a table of finished runs to compare.
+  :mod:`agentcore.course.experiments`, with its options, steps it in a :class:`RunStepper`,
+  and keeps a table of finished runs to compare.
 
-Everything that is not drawing lives in :mod:`agentcore.experiments` (the scenarios) and
-:mod:`agentcore.snapshot` (reading a run as rows and text). This module is the only one that
+Everything that is not drawing lives in :mod:`agentcore.course.experiments` (the scenarios) and
+:mod:`agentcore.course.snapshot` (reading a run as rows and text). This module is the only one that
 imports ipywidgets, and ``import agentcore`` does not import it.
 
 Callbacks write to widgets only through their traits (``.value``, ``.disabled``,
@@ -26,12 +26,12 @@ from typing import Any
 
 import ipywidgets as widgets  # type: ignore[import-untyped]
 
+from agentcore.course.experiments import SCENARIOS, Experiment, build_experiment
+from agentcore.course.snapshot import RunSnapshot, TranscriptRow, check_language
+from agentcore.course.weather import Language
 from agentcore.errors import AgentRuntimeError
 from agentcore.events import RunEvent
-from agentcore.experiments import SCENARIOS, Experiment, build_experiment
 from agentcore.runtime import AgentRun, AgentRuntime
-from agentcore.scripted import Language
-from agentcore.snapshot import RunSnapshot, TranscriptRow, check_language
 
 _LABELS: dict[Language, dict[str, str]] = {
     "en": {
@@ -282,7 +282,7 @@ class RunStepper:
 class ExperimentPanel:
     """Lesson 06's panel: choose an experiment of chapter section 12, step it, compare runs.
 
-    Inputs: ``scenario`` (a key of :data:`agentcore.experiments.SCENARIOS`, default
+    Inputs: ``scenario`` (a key of :data:`agentcore.course.experiments.SCENARIOS`, default
     ``"two_calls_in_one_turn"``) and ``language`` (``"en"`` or ``"zh-CN"``). Raises
     ``KeyError`` for an unknown scenario and ``ValueError`` for an unknown language.
 

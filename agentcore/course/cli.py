@@ -4,7 +4,8 @@
 model: no network, no API key. ``--provider deepseek`` runs the same task through
 :class:`agentcore.DeepSeekResponsesModel` (section 10): against DeepSeek when
 ``DEEPSEEK_API_KEY`` and ``DEEPSEEK_MODEL`` are set, or, with ``--offline``, against
-:class:`agentcore.testing.LocalResponsesServer` on 127.0.0.1, whose replies are scripted.
+:class:`~agentcore.providers.local_server.LocalResponsesServer` on 127.0.0.1, whose replies
+are scripted.
 
 Exit status: 0 when the model answered, 1 when the run failed (the error type, its message
 and the counts are printed, without a traceback), 2 for bad flags or for ``--provider
@@ -18,12 +19,12 @@ import json
 import sys
 from collections.abc import Sequence
 
+from agentcore.course.snapshot import RunSnapshot
+from agentcore.course.teaching_tools import DESCRIBE_TEMPERATURE_TOOL, TEACHING_WEATHER, build_tools
+from agentcore.course.weather import LANGUAGES, TASKS, ScriptedWeatherModel, weather_request
 from agentcore.errors import ProviderConfigurationError
 from agentcore.protocol import Model
 from agentcore.runtime import AgentRuntime
-from agentcore.scripted import LANGUAGES, TASKS, ScriptedWeatherModel, weather_request
-from agentcore.snapshot import RunSnapshot
-from agentcore.teaching_tools import DESCRIBE_TEMPERATURE_TOOL, TEACHING_WEATHER, build_tools
 from agentcore.tools import Tool
 from agentcore.transcript import Message
 
@@ -150,8 +151,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _run_deepseek(tools: list[Tool], args: argparse.Namespace) -> int:
     """Run the task through the DeepSeek adapter, offline or online."""
     # Imported here: only this path needs the openai SDK.
-    from agentcore.deepseek import DeepSeekResponsesModel
-    from agentcore.testing import LocalResponsesServer, weather_script
+    from agentcore.providers.deepseek import DeepSeekResponsesModel
+    from agentcore.providers.local_server import LocalResponsesServer, weather_script
 
     labels = _LABELS[args.language]
     if args.offline:

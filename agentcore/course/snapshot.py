@@ -12,10 +12,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from agentcore.course.weather import LANGUAGES, Language
 from agentcore.errors import AgentRuntimeError
 from agentcore.events import ModelDecision, RunEvent
 from agentcore.runtime import AgentRun
-from agentcore.scripted import LANGUAGES, Language
 from agentcore.transcript import Message
 
 RunStatus = Literal["not started", "running", "answered", "failed", "refused"]

@@ -25,25 +25,20 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from agentcore.errors import AgentRuntimeError, InvalidModelTurnError
-from agentcore.events import RunEvent
-from agentcore.protocol import ModelTurn, ToolCall, ToolSchema
-from agentcore.runtime import AgentRun, AgentRuntime, ToolErrorPolicy
-from agentcore.scripted import (
-    ZH_CN_WORDS,
-    Language,
-    ScriptedModel,
-    ScriptedWeatherModel,
-    TurnFunction,
-)
-from agentcore.scripted import weather_request as _weather_request
-from agentcore.snapshot import RunSnapshot, check_language
-from agentcore.teaching_tools import (
+from agentcore.course.snapshot import RunSnapshot, check_language
+from agentcore.course.teaching_tools import (
     CONVERSION_TOOL,
     DESCRIBE_TEMPERATURE_TOOL,
     WEATHER_TOOL,
     build_tools,
 )
+from agentcore.course.weather import ZH_CN_WORDS, Language, ScriptedWeatherModel
+from agentcore.course.weather import weather_request as _weather_request
+from agentcore.errors import AgentRuntimeError, InvalidModelTurnError
+from agentcore.events import RunEvent
+from agentcore.protocol import ModelTurn, ToolCall, ToolSchema
+from agentcore.runtime import AgentRun, AgentRuntime, ToolErrorPolicy
+from agentcore.scripted import ScriptedModel, TurnFunction
 from agentcore.transcript import Message
 
 

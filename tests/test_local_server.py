@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from agentcore.testing import (
+from agentcore.providers.local_server import (
     CREATED_AT,
     LocalResponsesServer,
     Reply,

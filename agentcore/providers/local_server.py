@@ -31,9 +31,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
 from typing import Any
 
+from agentcore.course.teaching_tools import DESCRIBE_TEMPERATURE_TOOL, build_tools
+from agentcore.course.weather import Language, ScriptedWeatherModel, Task, weather_request
 from agentcore.runtime import AgentRuntime
-from agentcore.scripted import Language, ScriptedWeatherModel, Task, weather_request
-from agentcore.teaching_tools import DESCRIBE_TEMPERATURE_TOOL, build_tools
 
 CREATED_AT = 1_767_225_600
 """The ``created_at`` of every reply (2026-01-01 UTC): fixed so that lesson outputs repeat."""

@@ -1,0 +1,6 @@
+"""Provider adapters (chapter section 10) and the loopback servers that speak their wire formats.
+
+An adapter translates between a provider's wire format and the runtime's internal language
+(:class:`agentcore.ModelTurn`); the runtime never sees the wire format. Importing this package
+imports nothing heavy; :mod:`agentcore.providers.deepseek` loads the ``openai`` SDK.
+"""
