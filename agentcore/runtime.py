@@ -40,6 +40,7 @@ from agentcore.events import (
 from agentcore.protocol import Model, ModelTurn, ToolCall
 from agentcore.tools import Tool, ToolRegistry
 from agentcore.transcript import Message, TranscriptView, freeze
+from agentcore.validation import int_at_least
 
 ToolErrorPolicy = Literal["stop", "observe"]
 """What a failing handler does to the run: end it, or become an observation for the model."""
@@ -168,14 +169,6 @@ class AgentRun:
         )
 
 
-def _check_budget(name: str, value: object, minimum: int) -> int:
-    # bool is an int subclass; True as a budget is a bug, not a 1.
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"{name} must be an int, got {type(value).__name__} {value!r}")
-    if value < minimum:
-        raise ValueError(f"{name} must be at least {minimum}, got {value}")
-    return value
-
 
 class AgentRuntime:
     """Runs the tool-calling loop for one model and one set of tools (chapter section 6).
@@ -212,8 +205,8 @@ class AgentRuntime:
             raise ValueError(f"on_tool_error must be 'stop' or 'observe', got {on_tool_error!r}")
         self.model = model
         self.registry = tools if isinstance(tools, ToolRegistry) else ToolRegistry(tools)
-        self.max_steps = _check_budget("max_steps", max_steps, 1)
-        self.max_tool_calls = _check_budget("max_tool_calls", max_tool_calls, 0)
+        self.max_steps = int_at_least("max_steps", max_steps, 1)
+        self.max_tool_calls = int_at_least("max_tool_calls", max_tool_calls, 0)
         self.on_tool_error: ToolErrorPolicy = on_tool_error
         self.verbose = verbose
 

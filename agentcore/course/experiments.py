@@ -40,6 +40,7 @@ from agentcore.protocol import ModelTurn, ToolCall, ToolSchema
 from agentcore.runtime import AgentRun, AgentRuntime, ToolErrorPolicy
 from agentcore.scripted import ScriptedModel, TurnFunction
 from agentcore.transcript import Message
+from agentcore.validation import int_at_least
 
 
 class _HandlerCounter:
@@ -350,10 +351,7 @@ def failing_handler(
     ``language``; ``TypeError`` for a non-int ``retries``.
     """
     language = check_language(language)
-    if isinstance(retries, bool) or not isinstance(retries, int):
-        raise TypeError(f"retries must be an int, got {retries!r}")
-    if retries < 0:
-        raise ValueError(f"retries must be 0 or more, got {retries}")
+    retries = int_at_least("retries", retries, 0)
     counter = _HandlerCounter()
 
     def unreliable_conversion(temperature_c: float) -> dict[str, float]:

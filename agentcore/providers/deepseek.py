@@ -46,6 +46,7 @@ from agentcore.errors import (
 )
 from agentcore.protocol import ModelTurn, ToolCall, ToolSchema
 from agentcore.transcript import Message
+from agentcore.validation import int_at_least
 
 DEFAULT_BASE_URL = "https://api.deepseek.com"
 """DeepSeek's API; the SDK sends ``POST {base_url}/responses``."""
@@ -162,13 +163,13 @@ class DeepSeekResponsesModel:
                     base_url or os.environ.get("DEEPSEEK_BASE_URL", "").strip() or DEFAULT_BASE_URL
                 ),
                 timeout=_positive_seconds(DEFAULT_TIMEOUT if timeout is None else timeout),
-                max_retries=_count(
+                max_retries=int_at_least(
                     "max_retries", DEFAULT_MAX_RETRIES if max_retries is None else max_retries, 0
                 ),
             )
         self.model = model
         self.instructions = instructions
-        self.max_arguments_chars = _count("max_arguments_chars", max_arguments_chars, 1)
+        self.max_arguments_chars = int_at_least("max_arguments_chars", max_arguments_chars, 1)
         self._client = client
         self._api_key = key
 
@@ -313,13 +314,6 @@ def _positive_seconds(value: object) -> float:
         raise ValueError(f"timeout must be a positive number of seconds, got {value!r}")
     return float(value)
 
-
-def _count(name: str, value: object, minimum: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"{name} must be an int, got {type(value).__name__} {value!r}")
-    if value < minimum:
-        raise ValueError(f"{name} must be at least {minimum}, got {value}")
-    return value
 
 
 def _provider_text(body: object) -> str:
