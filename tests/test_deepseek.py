@@ -11,10 +11,8 @@ import logging
 from collections.abc import Callable, Iterator
 from typing import Any
 
-import openai
 import pytest
 from chapter import CHAPTER_ANSWER, chapter_transcript
-from pydantic import BaseModel, ConfigDict
 
 from agentcore import (
     AgentRuntime,
@@ -23,16 +21,11 @@ from agentcore import (
     InvalidModelTurnError,
     Model,
     ModelError,
-    ProviderAuthenticationError,
     ProviderConfigurationError,
     ProviderConnectionError,
     ProviderError,
-    ProviderNotFoundError,
-    ProviderPermissionError,
-    ProviderRateLimitError,
     ProviderRequestError,
     ProviderResponseError,
-    ProviderServerError,
     ProviderStatusError,
     ProviderTimeoutError,
     ScriptedWeatherModel,
@@ -48,12 +41,12 @@ from agentcore.course.teaching_tools import (
     get_teaching_weather,
 )
 from agentcore.providers.deepseek import (
-    PREVIEW_CHARS,
     parse_arguments,
     to_function_tool,
     to_input_items,
     to_model_turn,
 )
+from agentcore.providers.http import PREVIEW_CHARS
 from agentcore.providers.local_server import (
     LocalResponsesServer,
     Reply,
@@ -65,7 +58,7 @@ from agentcore.providers.local_server import (
 
 KEY = "sk-test-7f3a9c2e5b1d4e6f"
 """A made-up key: the tests check it reaches the server and appears nowhere else."""
-MODEL = "deepseek-v4-flash"
+MODEL = "deepseek-flash"
 USER = weather_request()
 FINAL = CHAPTER_ANSWER
 
@@ -260,7 +253,11 @@ def test_two_calls_in_one_response_run_in_order_and_both_outputs_go_back_by_call
 
 # --- provider items: text and reasoning beside the calls -------------------------------------
 
-REASONING = {"type": "reasoning", "summary": [], "encrypted_content": "opaque-reasoning"}
+REASONING = {
+    "type": "reasoning",
+    "summary": [],
+    "content": [{"type": "reasoning_text", "text": "Tokyo needs the weather tool."}],
+}
 
 
 def test_text_and_reasoning_beside_calls_are_kept_and_replayed_in_place() -> None:
@@ -278,7 +275,7 @@ def test_text_and_reasoning_beside_calls_are_kept_and_replayed_in_place() -> Non
         result = AgentRuntime(adapter(server), build_tools()).run("Tokyo?")
 
     sent_output = [
-        {"id": "item_001_1", "status": "completed", **REASONING},
+        {"id": "rs_001_1", "status": "completed", **REASONING},
         {"id": "msg_001_2", "status": "completed", **message("Let me look that up.")},
         {
             "id": "fc_001_3",
@@ -291,9 +288,16 @@ def test_text_and_reasoning_beside_calls_are_kept_and_replayed_in_place() -> Non
         {"call_id": "call-weather", "name": "get_teaching_weather", "arguments": {"city": "Tokyo"}}
     ]
     assert request_turn["provider_items"] == sent_output
+    # Reasoning and text come back as received; the call comes from the transcript.
     assert server.requests[1].body["input"] == [
         {"type": "message", "role": "user", "content": "Tokyo?"},
-        *sent_output,
+        *sent_output[:2],
+        {
+            "type": "function_call",
+            "call_id": "call-weather",
+            "name": "get_teaching_weather",
+            "arguments": '{"city": "Tokyo"}',
+        },
         {
             "type": "function_call_output",
             "call_id": "call-weather",
@@ -329,63 +333,20 @@ def test_input_items_keep_non_ascii_and_refuse_unknown_roles() -> None:
         to_input_items([{"role": "user", "content": "hi"}, {"role": "robot", "content": "?"}])
 
 
-# --- strict tools ---------------------------------------------------------------------------
+# --- tools --------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("tool", [WEATHER_TOOL, CONVERSION_TOOL, DESCRIBE_TEMPERATURE_TOOL])
-def test_tools_are_made_strict_exactly_as_the_sdk_helper_does(tool: Tool) -> None:
-    helper = openai.pydantic_function_tool(
-        tool.arguments_model, name=tool.name, description=tool.description
-    )["function"]
-    assert to_function_tool(tool.schema()) == {"type": "function", **helper}
-
-
-class Place(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    city: str
-    country: str | None = None
-
-
-class TripArguments(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    start: Place
-    stops: list[Place] = []
-
-
-def test_nested_models_are_closed_and_every_property_required() -> None:
-    tool = Tool("plan_trip", "Plan a trip.", TripArguments, lambda start, stops: {})
-    strict = to_function_tool(tool.schema())["parameters"]
-    place = strict["$defs"]["Place"]
-    assert strict["additionalProperties"] is False
-    assert strict["required"] == ["start", "stops"]
-    assert place["additionalProperties"] is False
-    assert place["required"] == ["city", "country"]
-
-
-class TaggedArguments(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    tags: dict[str, int]
-
-
-def test_a_schema_that_cannot_be_strict_fails_naming_the_tool_before_any_request() -> None:
-    tool = Tool("tag_things", "Tag things.", TaggedArguments, lambda tags: {})
-    with LocalResponsesServer([Reply(output=(message("never"),))]) as server:
-        with pytest.raises(ProviderRequestError) as caught:
-            AgentRuntime(adapter(server), [tool]).run("Tag it.")
-        assert server.requests == []
-    assert "Tool 'tag_things' cannot be offered in strict mode" in str(caught.value)
-    assert "parameters.properties.tags allows keys it does not name" in str(caught.value)
-    assert caught.value.messages == [{"role": "user", "content": "Tag it."}]
-
-
-def test_an_open_model_is_refused_too() -> None:
-    class Open(BaseModel):
-        model_config = ConfigDict(extra="allow")
-        city: str
-
-    schema = Tool("open_tool", "Open.", Open, lambda city: {}).schema()
-    with pytest.raises(ProviderRequestError, match=r"'open_tool'.*additionalProperties=True"):
-        to_function_tool(schema)
+def test_tool_parameters_are_passed_through_unchanged_with_strict_true(tool: Tool) -> None:
+    schema = tool.schema()
+    assert to_function_tool(schema) == {
+        "type": "function",
+        "name": tool.name,
+        "description": tool.description,
+        "parameters": schema["parameters"],
+        "strict": True,
+    }
+    assert to_function_tool(schema)["parameters"] is schema["parameters"]
 
 
 # --- rejected turns: each error keeps the transcript and runs no handler of that turn ---------
@@ -514,7 +475,7 @@ def test_arguments_that_are_an_object_instead_of_a_string() -> None:
 
 def test_a_body_that_is_not_json() -> None:
     error, _ = run_into(Reply(raw_body="<html>busy</html>"), ProviderResponseError)
-    assert "/responses is not JSON" in str(error)
+    assert "/responses cannot be read: it is not JSON" in str(error)
 
 
 def test_the_same_call_id_twice_in_one_response_is_the_runtimes_protocol_error() -> None:
@@ -531,39 +492,56 @@ def test_the_same_call_id_twice_in_one_response_is_the_runtimes_protocol_error()
 
 
 @pytest.mark.parametrize(
-    ("status", "expected", "hint_names"),
+    ("status", "hint_names"),
     [
-        (400, ProviderStatusError, "request body"),
-        (401, ProviderAuthenticationError, "DEEPSEEK_API_KEY"),
-        (402, ProviderStatusError, "Top up"),
-        (403, ProviderPermissionError, "DEEPSEEK_MODEL"),
-        (404, ProviderNotFoundError, "DEEPSEEK_MODEL"),
-        (422, ProviderStatusError, "request body"),
-        (429, ProviderRateLimitError, "Wait a little"),
-        (500, ProviderServerError, "Wait a little"),
-        (503, ProviderServerError, "Wait a little"),
+        (400, "request body"),
+        (401, "DEEPSEEK_API_KEY"),
+        (402, "Top up"),
+        (403, "DEEPSEEK_MODEL"),
+        (404, "DEEPSEEK_MODEL"),
+        (422, "request body"),
+        (429, "Wait a little"),
+        (500, "Wait a little"),
+        (503, "Wait a little"),
     ],
 )
-def test_http_error_statuses_become_typed_errors_with_a_hint(
-    status: int, expected: type[ProviderStatusError], hint_names: str
+def test_http_error_statuses_become_one_typed_error_with_a_hint(
+    status: int, hint_names: str
 ) -> None:
-    error, _ = run_into(http_error(status, "provider says no"), expected)
-    assert isinstance(error, ProviderStatusError)
+    error, _ = run_into(http_error(status, "provider says no"), ProviderStatusError)
     assert error.status_code == status
     assert error.provider_message == "provider says no"
     assert f"(HTTP {status}: provider says no)" in str(error)
     assert hint_names in error.hint and error.hint in str(error)
 
 
-def test_404_names_the_model_and_the_endpoint() -> None:
-    error, server = run_into(http_error(404, "Model Not Exist"), ProviderNotFoundError)
-    assert f"No model '{MODEL}' or no endpoint at {server.base_url}/responses" in str(error)
+def test_an_unknown_model_is_400_model_not_exist_with_a_hint_naming_the_current_names() -> None:
+    with (
+        LocalResponsesServer([]) as server,
+        pytest.raises(ProviderStatusError) as caught,
+    ):
+        AgentRuntime(DeepSeekResponsesModel("deepseek-chat-v9", **_local(server)), []).run("Hi")
+    error = caught.value
+    assert error.status_code == 400
+    assert "(HTTP 400: Model Not Exist)" in str(error)
+    assert "DEEPSEEK_MODEL" in error.hint and "deepseek-flash" in error.hint
+    assert "deepseek-v4-flash is a retired alias" in error.hint
+
+
+def test_the_retired_alias_is_still_served() -> None:
+    with LocalResponsesServer([Reply(output=(message("Hello."),))]) as server:
+        model = DeepSeekResponsesModel("deepseek-v4-flash", **_local(server))
+        assert AgentRuntime(model, []).run("Hi").answer == "Hello."
+
+
+def _local(server: LocalResponsesServer) -> dict[str, Any]:
+    return {"api_key": KEY, "base_url": server.base_url, "max_retries": 0, "timeout": 5.0}
 
 
 def test_a_slow_reply_becomes_a_timeout() -> None:
     slow = Reply(output=(message("late"),), delay_seconds=30)
     error, _ = run_into(slow, ProviderTimeoutError, timeout=0.3)
-    assert "within 0.3 s" in str(error)
+    assert "No whole reply from" in str(error) and "within 0.3 s" in str(error)
     assert "timeout=" in error.hint
 
 
@@ -614,26 +592,16 @@ def test_missing_model_and_both_missing(monkeypatch: pytest.MonkeyPatch) -> None
 
 def test_settings_come_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("DEEPSEEK_API_KEY", KEY)
-    monkeypatch.setenv("DEEPSEEK_MODEL", "deepseek-from-env")
+    monkeypatch.setenv("DEEPSEEK_MODEL", "deepseek-v4-flash")
     assert DeepSeekResponsesModel().base_url == "https://api.deepseek.com"
     with LocalResponsesServer([Reply(output=(message("Hello."),))]) as server:
         monkeypatch.setenv("DEEPSEEK_BASE_URL", server.base_url)
         model = DeepSeekResponsesModel(max_retries=0)
-        assert model.model == "deepseek-from-env"
+        assert model.model == "deepseek-v4-flash"
         assert model.base_url == server.base_url
         AgentRuntime(model, build_tools()).run("Hi")
     assert server.requests[0].sent_bearer(KEY)
-    assert server.requests[0].body["model"] == "deepseek-from-env"
-
-
-def test_an_injected_client_is_used_as_is() -> None:
-    with LocalResponsesServer([Reply(output=(message("Hello."),))]) as server:
-        client = openai.OpenAI(api_key=KEY, base_url=server.base_url, max_retries=0)
-        model = DeepSeekResponsesModel(MODEL, client=client)
-        AgentRuntime(model, build_tools()).run("Hi")
-    assert server.requests[0].sent_bearer(KEY)
-    with pytest.raises(ValueError, match=r"pass api_key, timeout to the openai\.OpenAI client"):
-        DeepSeekResponsesModel(MODEL, client=client, api_key=KEY, timeout=3)
+    assert server.requests[0].body["model"] == "deepseek-v4-flash"
 
 
 @pytest.mark.parametrize(
@@ -643,6 +611,8 @@ def test_an_injected_client_is_used_as_is() -> None:
         ({"timeout": "5"}, TypeError, "timeout must be a number of seconds"),
         ({"max_retries": -1}, ValueError, "max_retries must be at least 0"),
         ({"max_retries": True}, TypeError, "max_retries must be an int"),
+        ({"max_retries": 6}, ValueError, "max_retries must be at most 5"),
+        ({"reasoning_effort": "medium"}, ValueError, "reasoning_effort must be one of none"),
         ({"max_arguments_chars": 0}, ValueError, "max_arguments_chars must be at least 1"),
     ],
 )
