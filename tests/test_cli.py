@@ -162,9 +162,7 @@ def test_a_provider_failure_exits_1_with_the_typed_error_and_no_key(
         monkeypatch.setenv("DEEPSEEK_BASE_URL", server.base_url)
         assert main(["--provider", "deepseek"]) == 1
     captured = capsys.readouterr()
-    assert "[1] ERROR   ProviderStatusError: The provider refused the API key" in (
-        captured.out
-    )
+    assert "[1] ERROR   ProviderStatusError: The provider refused the API key" in (captured.out)
     assert "model turns: 1 of max_steps=6; tool executions: 0" in captured.out
     assert KEY not in captured.out + captured.err
     assert "Traceback" not in captured.out + captured.err
