@@ -21,6 +21,7 @@ from agentcore import (
     InvalidModelTurnError,
     Model,
     ModelError,
+    ModelTurn,
     ProviderConfigurationError,
     ProviderConnectionError,
     ProviderError,
@@ -30,6 +31,7 @@ from agentcore import (
     ProviderTimeoutError,
     ScriptedWeatherModel,
     Tool,
+    ToolCall,
     build_tools,
     weather_request,
 )
@@ -48,6 +50,7 @@ from agentcore.providers.deepseek import (
 )
 from agentcore.providers.http import PREVIEW_CHARS
 from agentcore.providers.local_server import (
+    THINKING_400,
     LocalResponsesServer,
     Reply,
     function_call,
@@ -137,9 +140,12 @@ CONVERT_ITEMS = [
 
 @pytest.fixture(autouse=True)
 def _no_deepseek_settings(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A developer's own DEEPSEEK_* settings must not change what these tests see."""
+    """A developer's own DEEPSEEK_* settings must not change what these tests see, and every
+    test passes with proxies set to a closed port (loopback traffic never uses them)."""
     for name in ("DEEPSEEK_API_KEY", "DEEPSEEK_MODEL", "DEEPSEEK_BASE_URL"):
         monkeypatch.delenv(name, raising=False)
+    for name in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy"):
+        monkeypatch.setenv(name, "http://127.0.0.1:9")
 
 
 def adapter(server: LocalResponsesServer, **options: Any) -> DeepSeekResponsesModel:
@@ -700,3 +706,154 @@ def test_a_body_of_the_wrong_shape_is_a_response_error() -> None:
         to_model_turn(body)
     with pytest.raises(ProviderResponseError, match="cannot be read as JSON here"):
         parse_arguments("f", '{"a":' * 3000 + "1" + "}" * 3000)
+
+
+# --- pairing is checked before anything is sent (fault 6) -----------------------------------
+
+OBSERVATION = '{"city": "Tokyo", "temperature_c": 18.0, "condition": "cloudy"}'
+TOKYO_CALL = {
+    "call_id": "call-weather",
+    "name": "get_teaching_weather",
+    "arguments": {"city": "Tokyo"},
+}
+
+
+def test_an_output_without_its_call_is_refused_naming_the_id_and_nothing_is_sent() -> None:
+    transcript = [
+        {"role": "user", "content": USER},
+        {"role": "tool", "tool_call_id": "call-lost", "content": OBSERVATION},
+    ]
+    with LocalResponsesServer([Reply(output=(message("never"),))]) as server:
+        with pytest.raises(ProviderRequestError, match="call_id 'call-lost' has no earlier"):
+            adapter(server).generate(transcript, [])
+        assert server.requests == []
+
+
+def test_a_call_without_its_output_is_refused_and_nothing_is_sent() -> None:
+    transcript = [
+        {"role": "user", "content": USER},
+        {"role": "assistant", "content": "", "tool_calls": [TOKYO_CALL]},
+    ]
+    with LocalResponsesServer([Reply(output=(message("never"),))]) as server:
+        with pytest.raises(ProviderRequestError, match="'call-weather' has no function_call_out"):
+            adapter(server).generate(transcript, [])
+        assert server.requests == []
+
+
+# --- one source of truth for what was called (fault 7) --------------------------------------
+
+
+class ParisToTokyo:
+    """A guardrail around the adapter: it rewrites every Paris lookup to Tokyo."""
+
+    def __init__(self, inner: DeepSeekResponsesModel) -> None:
+        self.inner = inner
+
+    def generate(self, messages: Any, tools: Any) -> ModelTurn:
+        turn = self.inner.generate(messages, tools)
+        if not turn.tool_calls:
+            return turn
+        calls = tuple(
+            ToolCall(call.call_id, call.name, {**call.arguments, "city": "Tokyo"})
+            for call in turn.tool_calls
+        )
+        return ModelTurn(tool_calls=calls, provider_items=turn.provider_items)
+
+
+def test_a_rewritten_call_is_sent_back_as_the_transcript_says_not_as_the_provider_said() -> None:
+    script = [
+        Reply(output=(function_call("get_teaching_weather", {"city": "Paris"}, "call-1"),)),
+        Reply(output=(message("Tokyo is 18.0°C."),)),
+    ]
+    with LocalResponsesServer(script, thinking=True) as server:
+        result = AgentRuntime(ParisToTokyo(adapter(server)), build_tools()).run("Paris?")
+    assert result.messages[1]["tool_calls"][0]["arguments"] == {"city": "Tokyo"}
+    sent = server.requests[1].body["input"]
+    assert [item["type"] for item in sent] == [
+        "message",
+        "reasoning",
+        "function_call",
+        "function_call_output",
+    ]
+    assert sent[2]["arguments"] == '{"city": "Tokyo"}'  # what ran, not what was proposed
+    assert "Paris" not in json.dumps(sent[2:])
+
+
+# --- thinking mode and reasoning_effort -----------------------------------------------------
+
+
+def test_thinking_mode_replays_each_reasoning_item_in_place() -> None:
+    with LocalResponsesServer(weather_script(), thinking=True) as server:
+        result = AgentRuntime(adapter(server), build_tools()).run(USER)
+    assert result.answer == FINAL
+    third = [item["type"] for item in server.requests[2].body["input"]]
+    assert third == [
+        "message",
+        "reasoning",
+        "function_call",
+        "function_call_output",
+        "reasoning",
+        "function_call",
+        "function_call_output",
+    ]
+
+
+class DropsReasoning:
+    """A forgetful adapter: it loses the provider items before the next request."""
+
+    def __init__(self, inner: DeepSeekResponsesModel) -> None:
+        self.inner = inner
+
+    def generate(self, messages: Any, tools: Any) -> ModelTurn:
+        kept = [{k: v for k, v in m.items() if k != "provider_items"} for m in messages]
+        return self.inner.generate(kept, tools)
+
+
+def test_dropping_the_reasoning_item_gets_deepseeks_400() -> None:
+    with (
+        LocalResponsesServer(weather_script(), thinking=True) as server,
+        pytest.raises(ProviderStatusError) as caught,
+    ):
+        AgentRuntime(DropsReasoning(adapter(server)), build_tools()).run(USER)
+    assert caught.value.status_code == 400
+    assert caught.value.provider_message == THINKING_400
+
+
+def test_reasoning_effort_is_sent_and_none_turns_thinking_off() -> None:
+    with LocalResponsesServer(weather_script(), thinking=True) as server:
+        model = adapter(server, reasoning_effort="none")
+        result = AgentRuntime(model, build_tools()).run(USER)
+    assert all(r.body["reasoning"] == {"effort": "none"} for r in server.requests)
+    assert not any("provider_items" in entry for entry in result.messages)
+    assert "reasoning_effort='none'" in repr(model)
+
+
+def test_previous_response_id_is_never_sent_and_the_server_would_ignore_it() -> None:
+    with LocalResponsesServer(weather_script()) as server:
+        AgentRuntime(adapter(server), build_tools()).run(USER)
+    assert not any("previous_response_id" in request.body for request in server.requests)
+
+
+# --- rejected replies (contract decision 10) ------------------------------------------------
+
+
+def test_a_rejected_reply_carries_its_raw_items() -> None:
+    error, _ = run_into(bad_arguments("{nope"), ProviderResponseError)
+    assert [item["type"] for item in error.rejected] == ["function_call"]
+    assert error.rejected[0]["arguments"] == "{nope"
+
+
+def test_a_message_marked_rejected_is_never_sent_back() -> None:
+    transcript = [
+        {"role": "user", "content": USER},
+        {"role": "assistant", "content": "", "rejected": [{"type": "function_call"}]},
+    ]
+    assert to_input_items(transcript) == [USER_ITEM]
+
+
+def test_content_filter_has_its_own_hint() -> None:
+    error, _ = run_into(
+        Reply(status="incomplete", incomplete_reason="content_filter"), ProviderResponseError
+    )
+    assert "(reason: content_filter)" in str(error)
+    assert "content filter" in error.hint and "rephrase" in error.hint
