@@ -119,6 +119,7 @@ def completed(text: str = "Hello.") -> dict[str, Any]:
     ("name", "value"),
     [
         ("OPENAI_CUSTOM_HEADERS", "Authorization: Bearer sk-openai-learner-key\nX-Team: blue"),
+        ("OPENAI_CUSTOM_HEADERS", "X-Stainless-Lang: learner-secret\nauthorization: learner"),
         ("OPENAI_ORG_ID", "org-learner"),
         ("OPENAI_PROJECT_ID", "proj-learner"),
         ("OPENAI_BASE_URL", CLOSED),
