@@ -22,8 +22,8 @@ from collections.abc import Sequence
 from agentcore.course.snapshot import RunSnapshot
 from agentcore.course.teaching_tools import DESCRIBE_TEMPERATURE_TOOL, TEACHING_WEATHER, build_tools
 from agentcore.course.weather import LANGUAGES, TASKS, ScriptedWeatherModel, weather_request
-from agentcore.errors import ProviderConfigurationError
 from agentcore.protocol import Model
+from agentcore.providers.errors import ProviderConfigurationError
 from agentcore.runtime import AgentRuntime
 from agentcore.tools import Tool
 from agentcore.transcript import Message
@@ -33,7 +33,7 @@ INSTRUCTIONS = (
     "lookup and every conversion instead of guessing, then answer in one sentence."
 )
 """The ``instructions`` sent with ``--provider deepseek``, online and offline alike."""
-OFFLINE_MODEL = "deepseek-v4-flash"
+OFFLINE_MODEL = "deepseek-flash"
 """The model name sent to the local server with ``--offline`` (it plays a script anyway)."""
 OFFLINE_API_KEY = "offline-placeholder"
 """What ``--offline`` sends as the key: a real ``DEEPSEEK_API_KEY`` never goes to the server."""
@@ -112,6 +112,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="with --provider deepseek: send the requests to a local server on 127.0.0.1 "
         "that plays scripted replies (no key, no network)",
     )
+    parser.add_argument(
+        "--reasoning-effort",
+        choices=["none", "low", "high", "max"],
+        default=None,
+        help="with --provider deepseek: DeepSeek's thinking effort, sent as reasoning.effort "
+        "(none turns thinking off; default: not sent, DeepSeek thinks at high)",
+    )
     return parser
 
 
@@ -129,6 +136,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(
             "--offline goes with --provider deepseek; the scripted model is always offline"
         )
+    if args.reasoning_effort is not None and args.provider != "deepseek":
+        parser.error("--reasoning-effort goes with --provider deepseek")
     labels = _LABELS[args.language]
     tools = build_tools()
     if args.task == "describe":
@@ -163,10 +172,13 @@ def _run_deepseek(tools: list[Tool], args: argparse.Namespace) -> int:
                 api_key=OFFLINE_API_KEY,
                 base_url=server.base_url,
                 max_retries=0,  # a local script gains nothing from a retry
+                reasoning_effort=args.reasoning_effort,
                 instructions=INSTRUCTIONS,
             )
             return _run(offline, tools, args)
-    online = DeepSeekResponsesModel(instructions=INSTRUCTIONS)
+    online = DeepSeekResponsesModel(
+        reasoning_effort=args.reasoning_effort, instructions=INSTRUCTIONS
+    )
     print(labels["online"].format(base_url=online.base_url, model=online.model))
     return _run(online, tools, args)
 
