@@ -20,7 +20,7 @@ def stepper(max_steps: int = 6, language: str = "en") -> RunStepper:
 
 
 def table_rows(html_table: str) -> int:
-    return html_table.count("<tr>") - 1  # minus the header row
+    return html_table.count("<tr") - 1  # minus the header row
 
 
 def test_each_step_adds_one_model_turn_to_the_transcript() -> None:
@@ -37,8 +37,10 @@ def test_each_step_adds_one_model_turn_to_the_transcript() -> None:
 
     shown.step_button.click()
     assert table_rows(shown.transcript.value) == 5
-    assert "ACTION  celsius_to_fahrenheit" in shown.last_step.value
-    assert "get_teaching_weather" not in shown.last_step.value  # only the last step's events
+    new_rows = [row.text for row in shown.snapshot.events if row.new]
+    assert any(text.startswith("ACTION  celsius_to_fahrenheit") for text in new_rows)
+    assert not any("get_teaching_weather" in text for text in new_rows)  # only the last step
+    assert shown.events.value.count('class="agentcore-new"') == 3  # DECIDE, ACTION, OBSERVE
     assert shown.outcome.value == ""
 
     shown.step_button.click()
@@ -59,7 +61,7 @@ def test_the_final_answer_is_highlighted_and_the_run_buttons_are_disabled() -> N
     assert "#2e7d32" in shown.outcome.value  # the green border
     assert "18.0°C (64.4°F), cloudy." in shown.outcome.value
     assert shown.step_button.disabled and shown.run_button.disabled
-    assert shown.last_step.value.count("\n") == 1  # the final turn: DECIDE, then FINAL
+    assert shown.events.value.count('class="agentcore-new"') == 2  # the final turn: DECIDE, FINAL
     shown.step_button.click()
     assert shown.run is not None and shown.run.model_turns == 3  # nothing more happened
 
@@ -110,12 +112,14 @@ def test_the_plain_text_fallback_is_a_hint_and_the_state_without_ids() -> None:
     assert bundle["text/plain"] == (
         "RunStepper: run the cells above in JupyterLab to step this run interactively.\n"
         "status: not started\n"
-        "model turns: 0 of max_steps=6; tool executions: 0 of max_tool_calls=6"
+        "model turns: 0 of max_steps=6; tool executions: 0 of max_tool_calls=6\n"
+        "(no step yet)"
     )
     assert stepper()._repr_mimebundle_()["text/plain"] == bundle["text/plain"]
     shown.run_button.click()
     text = shown._repr_mimebundle_()["text/plain"]
-    assert text.splitlines()[-1] == f"[3] FINAL   {ANSWER}"
+    assert text.splitlines()[-1] == f"answer: {ANSWER}"
+    assert f"▶ [3] the runtime checks and records: FINAL   {ANSWER}" in text.splitlines()
     assert not re.search(r"0x[0-9a-f]+|[0-9a-f]{32}", text)
 
 
@@ -134,7 +138,7 @@ def test_labels_follow_the_language() -> None:
     ]
     assert "角色" in shown.transcript.value
     shown.run_button.click()
-    assert "<b>最终回答</b>" in shown.outcome.value
+    assert "<b>最终答案</b>" in shown.outcome.value
     assert shown.text().startswith("RunStepper：在 JupyterLab 中运行上面的单元格")
 
 
