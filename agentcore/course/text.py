@@ -432,7 +432,7 @@ _TEXT: Mapping[str, tuple[str, str]] = {
     "provider status.422": ("", "请求参数无效。"),
     "provider status.429": ("", "请求太频繁；请稍等片刻再试。"),
     "provider status.5xx": ("", "Provider 的服务出错或过载；请稍等片刻再试。"),
-    "provider status.other": ("", "请查看英文原文里 Provider 给出的说明。"),
+    "provider status.other": ("", "请查看错误信息里 Provider 自己给出的说明。"),
 }
 
 
@@ -452,7 +452,7 @@ def phrase(key: str, language: Language | None = None, **fields: object) -> str:
     return template.format(**fields) if fields else template
 
 
-def keys() -> tuple[str, ...]:
+def all_keys() -> tuple[str, ...]:
     """Every key of the table, for tests and for translators."""
     return tuple(_TEXT)
 
