@@ -74,6 +74,7 @@ if TYPE_CHECKING:
         describe_temperature,
         get_teaching_weather,
     )
+    from agentcore.course.text import explain, set_language
     from agentcore.course.weather import ScriptedWeatherModel, weather_request
     from agentcore.providers.deepseek import DeepSeekResponsesModel
 
@@ -82,6 +83,8 @@ _LAZY: dict[str, str] = {
     "DeepSeekResponsesModel": "agentcore.providers.deepseek",
     "ScriptedWeatherModel": "agentcore.course.weather",
     "weather_request": "agentcore.course.weather",
+    "set_language": "agentcore.course.text",
+    "explain": "agentcore.course.text",
     **dict.fromkeys(
         (
             "CONVERSION_TOOL",
@@ -147,7 +150,9 @@ __all__ = [
     "build_tools",
     "celsius_to_fahrenheit",
     "describe_temperature",
+    "explain",
     "get_teaching_weather",
+    "set_language",
     "weather_request",
 ]
 

@@ -12,8 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 from agentcore.course.teaching_tools import TEACHING_WEATHER
-from agentcore.course.text import Language as Language  # re-exported: weather's users import it
-from agentcore.course.text import phrase, resolve_language
+from agentcore.course.text import Language, phrase, resolve_language
 from agentcore.protocol import ModelTurn, ToolCall, ToolSchema
 from agentcore.transcript import Message
 
