@@ -2,8 +2,10 @@
 
 * :class:`RunStepper` shows one run of an :class:`AgentRuntime`: Step advances it one model
   turn through :meth:`AgentRun.step` (the runtime's own loop, chapter section 6), Run to end
-  steps until it finishes, Reset starts it again. It draws the transcript as it grows, the
-  events of the last step, the budgets used, and the answer or the error, highlighted.
+  steps until it finishes, Reset starts it again. It draws the transcript as it grows, every
+  event with who acts (the model decides, the runtime checks and records, the tool executes),
+  the rows the last step added highlighted, the budgets used, and the answer or the error.
+  It steps any runtime a learner built (the playground), and a run interrupted by Ctrl-C.
 * :class:`ExperimentPanel` (lesson 06) chooses one experiment of chapter section 12 from
   :mod:`agentcore.course.experiments`, with its options, steps it in a :class:`RunStepper`,
   and keeps a table of finished runs to compare.
@@ -52,6 +54,7 @@ _CELL = (
     "padding:2px 8px;text-align:left;vertical-align:top;white-space:pre-wrap;"
     "overflow-wrap:break-word;border-bottom:1px solid var(--jp-border-color2,#ddd)"
 )
+_NOTE = "color:var(--jp-ui-font-color2,#555)"
 _MONO = "font-family:var(--jp-code-font-family,monospace);font-size:12px"
 
 
@@ -110,7 +113,8 @@ def _events_html(rows: Sequence[EventRow], language: Language) -> str:
         styles=[("", _HOLDER[row.holder], "") for row in rows],
     )
     note = html.escape(phrase("control.note", language))
-    return f'{table}<div class="agentcore-control-note"><i>{note}</i></div>'
+    # Muted, not italic: Chinese prose has no italics (docs/GLOSSARY.md, typography).
+    return f'{table}<div class="agentcore-control-note" style="{_NOTE}">{note}</div>'
 
 
 def _outcome_html(snapshot: RunSnapshot) -> str:
@@ -440,7 +444,7 @@ class ExperimentPanel:
         self._show_experiment()
 
     def _show_experiment(self) -> None:
-        self.watch.value = f"<i>{html.escape(self.experiment.watch)}</i>"
+        self.watch.value = f'<div style="{_NOTE}">{html.escape(self.experiment.watch)}</div>'
 
     def _record(self, snapshot: RunSnapshot) -> None:
         """Add a finished run to the comparison table, once per run."""
