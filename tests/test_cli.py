@@ -340,3 +340,23 @@ def test_a_failed_run_explains_its_error_in_the_run_language(
         "说明：模型在 max_steps 之内没有给出最终答案：已经用了 1 个模型轮次。"
         "请检查任务、模型或预算。",
     ]
+
+
+def test_ctrl_c_during_the_run_reads_as_interrupted(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from agentcore.course import cli
+
+    def interrupted(self: object, messages: object, tools: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli.ScriptedWeatherModel, "generate", interrupted)
+    assert main(["--language", "zh-CN"]) == 130
+    captured = capsys.readouterr()
+    assert captured.err.splitlines()[0] == "状态：已中断"
+    assert captured.err.splitlines()[1].startswith("说明：运行被 KeyboardInterrupt 中断了")
+    assert (
+        captured.out.splitlines()[-1]
+        == "模型轮次：1（max_steps=6）；工具执行：0（max_tool_calls=6）"
+    )
+    assert "Traceback" not in captured.out + captured.err

@@ -10,8 +10,9 @@ are scripted.
 Exit status: 0 when the model answered, 1 when the run failed (the error type, its message
 and the counts are printed, without a traceback) or the output could not be written (a full
 disk: one sentence says so), 2 for bad flags or for ``--provider deepseek`` without its
-settings (one sentence says what to set; no traceback), 141 when the reader of the output
-stopped reading (``| head``), quietly, as Unix tools do.
+settings (one sentence says what to set; no traceback), 130 when Ctrl-C interrupted the run
+(its status, why, and the counts are printed), 141 when the reader of the output stopped
+reading (``| head``), quietly, as Unix tools do.
 
 Language: the run (request, answer, labels, messages) follows ``--language`` (default
 ``en``). ``--help`` and flag errors follow ``--language`` when it is given, else the locale
@@ -310,9 +311,17 @@ def _run(model: Model, tools: list[Tool], args: argparse.Namespace) -> int:
     request = weather_request(args.city, args.task, language)
     _say(phrase("user request.line", language, request=request))
     run = runtime.start(request)
-    for event in run:  # the runtime's own loop, one event at a time
-        if (line := event.trace_line()) is not None:
-            _say(line)
+    try:
+        for event in run:  # the runtime's own loop, one event at a time
+            if (line := event.trace_line()) is not None:
+                _say(line)
+    except KeyboardInterrupt as interrupted:  # Ctrl-C: the run reads as interrupted
+        status = phrase("run status.interrupted", language)
+        _say(phrase("run status.line", language, status=status), error=True)
+        why = phrase("typed error.explanation", language, text=explain(interrupted, language))
+        _say(why, error=True)
+        _say(RunSnapshot.of_run(run, language=language).budgets())
+        return 130  # 128 + SIGINT, as shells report it
     if run.error is not None:
         # The trace already showed the error line; stderr says why the exit status is 1.
         _say(phrase("cli.failed", language, error=type(run.error).__name__), error=True)
