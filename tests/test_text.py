@@ -339,3 +339,20 @@ def test_no_retired_variant_in_the_zh_cn_lessons() -> None:
     hits = _count(_lesson_texts())
     print(f"retired variants in the zh-CN lessons: {sum(hits.values())}: {hits}")
     assert hits == {}
+
+
+def test_every_chinese_string_of_the_package_is_in_the_text_module() -> None:
+    outside = {}
+    for path in sorted((ROOT / "agentcore").rglob("*.py")):
+        if path.name == "text.py":
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        found = [
+            node.value
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Constant) and isinstance(node.value, str)
+            if CJK.search(node.value)
+        ]
+        if found:
+            outside[path.name] = found
+    assert outside == {}

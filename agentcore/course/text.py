@@ -61,6 +61,14 @@ def resolve_language(language: object = None) -> Language:
 
 
 _TEXT: Mapping[str, tuple[str, str]] = {
+    # --- the teaching weather: its cities, conditions and temperature words -----------------
+    "teaching weather.Tokyo": ("Tokyo", "东京"),
+    "teaching weather.Paris": ("Paris", "巴黎"),
+    "teaching weather.cloudy": ("cloudy", "多云"),
+    "teaching weather.light rain": ("light rain", "小雨"),
+    "teaching weather.cold": ("cold", "冷"),
+    "teaching weather.mild": ("mild", "温和"),
+    "teaching weather.hot": ("hot", "热"),
     # --- the weather task (section 8): requests and the scripted model's answers -------------
     "user request.convert": (
         "Read {city}'s teaching weather and convert the temperature to Fahrenheit.",

@@ -21,13 +21,8 @@ Task = Literal["convert", "weather", "greet", "describe"]
 TASKS: tuple[Task, ...] = ("convert", "weather", "greet", "describe")
 
 ZH_CN_WORDS: dict[str, str] = {
-    "Tokyo": "东京",
-    "Paris": "巴黎",
-    "cloudy": "多云",
-    "light rain": "小雨",
-    "cold": "冷",
-    "mild": "温和",
-    "hot": "热",
+    word: phrase(f"teaching weather.{word}", "zh-CN")
+    for word in ("Tokyo", "Paris", "cloudy", "light rain", "cold", "mild", "hot")
 }
 """The Chinese names of the teaching data's cities, conditions and temperature words."""
 
