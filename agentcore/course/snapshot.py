@@ -179,7 +179,7 @@ def event_rows(
     observation one tool message), so the transcript rows of the last step can be marked too.
     """
     language = resolve_language(language)
-    colon = phrase("control.colon", language)
+    colon = phrase("punctuation.colon", language)
     rows: list[EventRow] = []
     messages = 1  # the user's request
     first_new = len(events) - new

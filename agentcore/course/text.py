@@ -138,7 +138,7 @@ _TEXT: Mapping[str, tuple[str, str]] = {
     "control.model": ("the model decides", "模型决策"),
     "control.runtime": ("the runtime checks and records", "Runtime 校验并记录"),
     "control.tool": ("the tool executes", "工具执行"),
-    "control.colon": (": ", "："),
+    "punctuation.colon": (": ", "："),
     "control.note": (
         "Control never leaves the runtime: it asks the model, checks each request, "
         "calls each tool and records each result.",

@@ -132,7 +132,8 @@ def _outcome_html(snapshot: RunSnapshot) -> str:
     return (
         f'<div class="agentcore-outcome agentcore-{snapshot.status}" '
         f'style="{_HIGHLIGHT[snapshot.status]};padding:4px 8px">'
-        f"<b>{html.escape(title)}</b>: {html.escape(text)}{explanation}</div>"
+        f"<b>{html.escape(title)}</b>{phrase('punctuation.colon', snapshot.language)}"
+        f"{html.escape(text)}{explanation}</div>"
     )
 
 

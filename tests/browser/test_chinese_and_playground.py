@@ -3,9 +3,10 @@
 * A zh-CN lesson opens in JupyterLab's Chinese interface, and its Chinese is drawn with a font
   that has the glyphs: two different Chinese characters must not come out as the same empty
   box (.notdef). Without a CJK font the test fails in CI and is skipped elsewhere, saying why.
-* The playground: a model the learner built (a ``ScriptedModel`` with a list script) steps to
-  its final answer in ``RunStepper``, with who acts on every row and the last step's rows
-  highlighted. Its screenshot is the README's (``docs/images/playground.png``).
+* The playground, in each language: a model the learner built (a ``ScriptedModel`` with a
+  list script) steps to its final answer in ``RunStepper``, with who acts on every row and the
+  last step's rows highlighted. Its screenshots are the READMEs' (``docs/images/playground.png``
+  and ``playground.zh-CN.png``).
 """
 
 from __future__ import annotations
@@ -68,18 +69,33 @@ GLYPHS_DRAWN = """element => {
           notBoxes: drawnA !== tofu && drawnB !== tofu};
 }"""
 
-PLAYGROUND = [
-    "from agentcore import AgentRuntime, ModelTurn, ScriptedModel, ToolCall, build_tools\n"
-    "from agentcore.course.widgets import RunStepper",
-    "# The learner's own model: a list script of two turns.\n"
-    "paris = ToolCall('call-paris', 'get_teaching_weather', {'city': 'Paris'})\n"
-    "script = [\n"
-    "    ModelTurn(tool_calls=(paris,)),\n"
-    "    ModelTurn(final_text='Paris: 12.0°C, light rain.'),\n"
-    "]\n"
-    "runtime = AgentRuntime(ScriptedModel(script), build_tools())\n"
-    'RunStepper(runtime, "What is Paris\'s teaching weather?")',
-]
+HOLDERS = {
+    "en": ("the model decides", "the tool executes", "the runtime checks and records"),
+    "zh-CN": ("模型决策", "工具执行", "Runtime 校验并记录"),
+}
+HANDED_3 = {"en": "the model was handed 3 messages", "zh-CN": "交给模型的消息：3 条"}
+STEP = {"en": "Step", "zh-CN": "单步"}
+IMAGE = {"en": "playground.png", "zh-CN": "playground.zh-CN.png"}
+REQUEST = {"en": "What is Paris's teaching weather?", "zh-CN": "巴黎的教学天气怎么样？"}
+ANSWER = {"en": "Paris: 12.0°C, light rain.", "zh-CN": "巴黎：12.0°C，小雨。"}
+
+
+def playground(language: str) -> list[str]:
+    """The cells of a learner's playground: their own list script, stepped by RunStepper."""
+    return [
+        "from agentcore import AgentRuntime, ModelTurn, ScriptedModel, ToolCall, build_tools\n"
+        "from agentcore import set_language\n"
+        "from agentcore.course.widgets import RunStepper\n\n"
+        f"set_language({language!r})",
+        "# The learner's own model: a list script of two turns.\n"
+        "paris = ToolCall('call-paris', 'get_teaching_weather', {'city': 'Paris'})\n"
+        "script = [\n"
+        "    ModelTurn(tool_calls=(paris,)),\n"
+        f"    ModelTurn(final_text={ANSWER[language]!r}),\n"
+        "]\n"
+        "runtime = AgentRuntime(ScriptedModel(script), build_tools())\n"
+        f"RunStepper(runtime, {REQUEST[language]!r})",
+    ]
 
 
 def test_a_zh_cn_lesson_in_the_chinese_ui_draws_chinese_glyphs(
@@ -104,17 +120,21 @@ def test_a_zh_cn_lesson_in_the_chinese_ui_draws_chinese_glyphs(
         )
 
 
+@pytest.mark.parametrize("language", ["en", "zh-CN"])
 def test_the_playground_steps_a_learner_built_model_with_holders_and_highlights(
-    lab: Any, page: Any, artifacts: Path
+    lab: Any, page: Any, artifacts: Path, language: str
 ) -> None:
+    if language == "zh-CN" and (reason := missing_cjk_font()) is not None:
+        require_or_skip(reason)
     notebook = nbformat.v4.new_notebook()
-    notebook.cells = [nbformat.v4.new_code_cell(source) for source in PLAYGROUND]
+    notebook.cells = [nbformat.v4.new_code_cell(source) for source in playground(language)]
     notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3"}
-    nbformat.write(notebook, lab.root / "playground.ipynb")
+    name = f"playground-{language}.ipynb"
+    nbformat.write(notebook, lab.root / name)
 
-    open_and_run_all(page, f"{lab.url}/lab/tree/playground.ipynb?reset&token={lab.token}")
+    open_and_run_all(page, f"{lab.url}/lab/tree/{name}?reset&token={lab.token}")
     stepper = widget_in_view(page, ".agentcore-stepper")
-    step = stepper.get_by_role("button", name="Step", exact=True)
+    step = stepper.get_by_role("button", name=STEP[language], exact=True)
     for clicks in range(1, 5):
         step.click()
         page.wait_for_function(
@@ -126,16 +146,16 @@ def test_the_playground_steps_a_learner_built_model_with_holders_and_highlights(
             break
 
     outcome = stepper.locator(".agentcore-outcome")
-    assert "Paris: 12.0°C, light rain." in outcome.inner_text()
+    assert ANSWER[language] in outcome.inner_text()
     assert "agentcore-answered" in (outcome.get_attribute("class") or "")
     events = stepper.locator("table.agentcore-events")
-    for holder in ("the model decides", "the tool executes", "the runtime checks and records"):
+    for holder in HOLDERS[language]:
         assert events.get_by_text(holder).first.is_visible(), holder
     highlighted = events.locator("tr.agentcore-new")
     assert highlighted.count() == 2  # the final turn: the decision and the answer
     assert highlighted.first.is_visible()
-    assert "the model was handed 3 messages" in highlighted.first.inner_text()
-    assert stepper.get_by_role("button", name="Step", exact=True).is_disabled()
-    stepper.screenshot(path=str(artifacts / "playground.png"))
-    stepper.screenshot(path=str(ROOT / "docs" / "images" / "playground.png"))
+    assert HANDED_3[language] in highlighted.first.inner_text()
+    assert step.is_disabled()
+    stepper.screenshot(path=str(artifacts / IMAGE[language]))
+    stepper.screenshot(path=str(ROOT / "docs" / "images" / IMAGE[language]))
     assert_no_widget_errors(page)
