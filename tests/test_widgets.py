@@ -260,7 +260,7 @@ def test_the_panel_text_fallback_in_chinese() -> None:
     lines = panel._repr_mimebundle_()["text/plain"].splitlines()
     assert lines[:3] == [
         "ExperimentPanel：在 JupyterLab 中运行上面的单元格，就可以选择第 12 节的实验并逐步执行。",
-        "实验：第三个工具：describe_temperature (registered=True)",
+        "实验：第三个工具：describe_temperature（registered=True）",
         "状态：尚未开始",
     ]
     assert panel.scenario.description == "实验"

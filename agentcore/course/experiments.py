@@ -76,7 +76,11 @@ class Experiment:
     @property
     def label(self) -> str:
         """The title, with the options in brackets when there are any."""
-        return f"{self.title} ({self.options})" if self.options else self.title
+        if not self.options:
+            return self.title
+        return phrase(
+            "experiment.with options", self.language, title=self.title, options=self.options
+        )
 
     @property
     def handler_runs(self) -> int | None:

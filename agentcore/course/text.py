@@ -183,6 +183,7 @@ _TEXT: Mapping[str, tuple[str, str]] = {
         "ExperimentPanel：在 JupyterLab 中运行上面的单元格，就可以选择第 12 节的实验并逐步执行。",
     ),
     "experiment.label": ("Experiment", "实验"),
+    "experiment.with options": ("{title} ({options})", "{title}（{options}）"),
     "experiment.current": ("experiment: {label}", "实验：{label}"),
     "experiment.register": ("register describe_temperature", "注册 describe_temperature"),
     "experiment.compare": ("Finished runs, to compare", "已结束的运行（用于比较）"),
