@@ -246,7 +246,10 @@ class RunSnapshot:
     ) -> RunSnapshot:
         """Read ``run`` now; ``last_step`` is what the last ``run.step()`` returned.
 
-        ``language`` defaults to :func:`agentcore.course.text.current_language`.
+        ``last_step`` must be the newest events of ``run.events`` (what a step returned, or
+        ``run.events[before:]`` after a step that was interrupted): its rows, and the
+        transcript messages recorded by them, are marked ``new``. ``language`` defaults to
+        :func:`agentcore.course.text.current_language`.
         """
         language = resolve_language(language)
         events, before_new = event_rows(run.events, len(last_step), language)
