@@ -152,10 +152,16 @@ def _replaying(runtime: AgentRuntime) -> Callable[[], AgentRuntime]:
     A :class:`ScriptedModel` keeps how many turns it played, so a list script would be
     exhausted on a second run. Its state is copied now, before any run, and every later start
     gets a runtime like ``runtime`` (same tools and budgets) with a fresh copy of that model:
-    a list script replays from its first turn. Other models are used again as they are.
+    a list script replays from its first turn. Other models (and a script that cannot be
+    copied) are used again as they are; pass a function that builds the runtime instead.
     """
     model = runtime.model
-    pristine = copy.deepcopy(model) if isinstance(model, ScriptedModel) else None
+    pristine: ScriptedModel | None = None
+    if isinstance(model, ScriptedModel):
+        try:
+            pristine = copy.deepcopy(model)
+        except (TypeError, copy.Error):  # a script holding something uncopyable: reuse it
+            pristine = None
     started = [False]
 
     def runtime_for_next_run() -> AgentRuntime:
