@@ -62,6 +62,7 @@ if TYPE_CHECKING:
         describe_temperature,
         get_teaching_weather,
     )
+    from agentcore.course.text import explain, set_language
     from agentcore.course.weather import ScriptedWeatherModel, weather_request
     from agentcore.providers.deepseek import DeepSeekResponsesModel
     from agentcore.providers.errors import (
@@ -91,6 +92,8 @@ _LAZY: dict[str, str] = {
     ),
     "ScriptedWeatherModel": "agentcore.course.weather",
     "weather_request": "agentcore.course.weather",
+    "set_language": "agentcore.course.text",
+    "explain": "agentcore.course.text",
     **dict.fromkeys(
         (
             "CONVERSION_TOOL",
@@ -151,7 +154,9 @@ __all__ = [
     "build_tools",
     "celsius_to_fahrenheit",
     "describe_temperature",
+    "explain",
     "get_teaching_weather",
+    "set_language",
     "weather_request",
 ]
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import subprocess
 import sys
@@ -70,7 +71,12 @@ def test_show_transcript_prints_every_message(capsys: pytest.CaptureFixture[str]
         ["--nope"],
     ],
 )
-def test_bad_flags_exit_2(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+def test_bad_flags_exit_2(
+    argv: list[str], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for variable in ("LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(variable, raising=False)
+    monkeypatch.setenv("LANG", "C.UTF-8")  # flag errors follow LANG when --language is not given
     with pytest.raises(SystemExit) as caught:
         main(argv)
     assert caught.value.code == 2
@@ -231,3 +237,142 @@ def test_reasoning_effort_goes_only_with_deepseek(capsys: pytest.CaptureFixture[
         main(["--reasoning-effort", "high"])
     assert caught.value.code == 2
     assert "--reasoning-effort goes with --provider deepseek" in capsys.readouterr().err
+
+
+# --- the learner's console (issue 9 §6) -----------------------------------------------------
+
+
+def test_a_console_that_cannot_show_chinese_prints_replacement_characters() -> None:
+    env = {**os.environ, "PYTHONIOENCODING": "cp1252"}
+    done = subprocess.run(
+        [sys.executable, "-m", "agentcore", "--language", "zh-CN"],
+        capture_output=True,
+        env=env,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    out = done.stdout.decode("cp1252")
+    assert "Traceback" not in out + done.stderr.decode("cp1252", "replace")
+    assert out.splitlines()[0] == "?" * len("请求：读取东京的教学天气，并把摄氏度换算成华氏度。")
+    assert "[3] FINAL   " in out and "18.0°C" in out  # what cp1252 has, it shows
+
+
+def test_a_reader_that_stops_reading_ends_the_run_quietly() -> None:
+    done = subprocess.run(
+        ["bash", "-c", f"{sys.executable} -m agentcore --show-transcript | head -3"],
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        check=False,
+    )
+    assert done.stdout.splitlines()[0].startswith("request: ")
+    assert len(done.stdout.splitlines()) == 3
+    assert done.stderr == ""
+
+
+def test_a_pipe_closed_before_the_first_line_is_a_quiet_exit_141() -> None:
+    process = subprocess.Popen(
+        [sys.executable, "-m", "agentcore", "--show-transcript"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert process.stdout is not None and process.stderr is not None
+    process.stdout.close()  # the reader is gone before the CLI writes anything
+    assert process.wait(timeout=60) == 141
+    assert process.stderr.read() == b""
+    process.stderr.close()
+
+
+class FullDisk:
+    """A stdout on a full disk: every write fails with ENOSPC."""
+
+    encoding = "utf-8"
+    errors = "strict"
+
+    def write(self, text: str) -> int:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    def flush(self) -> None:
+        pass
+
+
+@pytest.mark.usefixtures("no_deepseek_settings")
+@pytest.mark.parametrize("argv", [[], ["--provider", "deepseek", "--offline"]])
+def test_a_failed_write_is_reported_as_that(
+    argv: list[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(sys, "stdout", FullDisk())
+    assert main(argv) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("error: the output could not be written ([Errno 28] ")
+    assert "HTTP client" not in err and "Traceback" not in err
+
+
+def test_a_failed_write_is_reported_in_chinese(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(sys, "stdout", FullDisk())
+    assert main(["--language", "zh-CN"]) == 1
+    assert capsys.readouterr().err.startswith("错误：无法写出输出（[Errno 28] ")
+
+
+@pytest.mark.parametrize(
+    ("argv", "last_line"),
+    [
+        (
+            ["--max-steps", "0"],
+            "python -m agentcore：错误：参数 --max-steps：至少要是 1，收到的是 0",
+        ),
+        (
+            ["--max-steps", "two"],
+            "python -m agentcore：错误：参数 --max-steps：需要一个整数，收到的是 'two'",
+        ),
+        (["--nope"], "python -m agentcore：错误：无法识别的参数：--nope"),
+        (
+            ["--offline"],
+            "python -m agentcore：错误：--offline 要和 --provider deepseek 一起用；"
+            "脚本模型本来就是离线的",
+        ),
+    ],
+)
+def test_flag_errors_follow_language(
+    argv: list[str], last_line: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as caught:
+        main(["--language", "zh-CN", *argv])
+    assert caught.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("用法：python -m agentcore")
+    assert err.splitlines()[-1] == last_line
+
+
+def test_a_failed_run_explains_its_error_in_the_run_language(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["--language", "zh-CN", "--max-steps", "1"]) == 1
+    err = capsys.readouterr().err.splitlines()
+    assert err == [
+        "运行失败，错误类型：MaxStepsExceeded",
+        "说明：模型在 max_steps 之内没有给出最终答案：已经用了 1 个模型轮次。"
+        "请检查任务、模型或预算。",
+    ]
+
+
+def test_ctrl_c_during_the_run_reads_as_interrupted(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from agentcore.course import cli
+
+    def interrupted(self: object, messages: object, tools: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli.ScriptedWeatherModel, "generate", interrupted)
+    assert main(["--language", "zh-CN"]) == 130
+    captured = capsys.readouterr()
+    assert captured.err.splitlines()[0] == "状态：已中断"
+    assert captured.err.splitlines()[1].startswith("说明：运行被 KeyboardInterrupt 中断了")
+    assert (
+        captured.out.splitlines()[-1]
+        == "模型轮次：1（max_steps=6）；工具执行：0（max_tool_calls=6）"
+    )
+    assert "Traceback" not in captured.out + captured.err

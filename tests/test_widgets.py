@@ -6,7 +6,15 @@ import re
 
 import pytest
 
-from agentcore import AgentRuntime, MaxStepsExceeded, ScriptedWeatherModel, build_tools
+from agentcore import (
+    AgentRuntime,
+    MaxStepsExceeded,
+    ModelTurn,
+    ScriptedModel,
+    ScriptedWeatherModel,
+    ToolCall,
+    build_tools,
+)
 from agentcore.course.widgets import ExperimentPanel, RunStepper
 
 REQUEST = "Read Tokyo's teaching weather and convert the temperature to Fahrenheit."
@@ -20,7 +28,7 @@ def stepper(max_steps: int = 6, language: str = "en") -> RunStepper:
 
 
 def table_rows(html_table: str) -> int:
-    return html_table.count("<tr>") - 1  # minus the header row
+    return html_table.count("<tr") - 1  # minus the header row
 
 
 def test_each_step_adds_one_model_turn_to_the_transcript() -> None:
@@ -37,8 +45,10 @@ def test_each_step_adds_one_model_turn_to_the_transcript() -> None:
 
     shown.step_button.click()
     assert table_rows(shown.transcript.value) == 5
-    assert "ACTION  celsius_to_fahrenheit" in shown.last_step.value
-    assert "get_teaching_weather" not in shown.last_step.value  # only the last step's events
+    new_rows = [row.text for row in shown.snapshot.events if row.new]
+    assert any(text.startswith("ACTION  celsius_to_fahrenheit") for text in new_rows)
+    assert not any("get_teaching_weather" in text for text in new_rows)  # only the last step
+    assert shown.events.value.count('class="agentcore-new"') == 3  # DECIDE, ACTION, OBSERVE
     assert shown.outcome.value == ""
 
     shown.step_button.click()
@@ -59,7 +69,7 @@ def test_the_final_answer_is_highlighted_and_the_run_buttons_are_disabled() -> N
     assert "#2e7d32" in shown.outcome.value  # the green border
     assert "18.0°C (64.4°F), cloudy." in shown.outcome.value
     assert shown.step_button.disabled and shown.run_button.disabled
-    assert shown.last_step.value.count("\n") == 1  # the final turn: DECIDE, then FINAL
+    assert shown.events.value.count('class="agentcore-new"') == 2  # the final turn: DECIDE, FINAL
     shown.step_button.click()
     assert shown.run is not None and shown.run.model_turns == 3  # nothing more happened
 
@@ -110,12 +120,14 @@ def test_the_plain_text_fallback_is_a_hint_and_the_state_without_ids() -> None:
     assert bundle["text/plain"] == (
         "RunStepper: run the cells above in JupyterLab to step this run interactively.\n"
         "status: not started\n"
-        "model turns: 0 of max_steps=6; tool executions: 0 of max_tool_calls=6"
+        "model turns: 0 of max_steps=6; tool executions: 0 of max_tool_calls=6\n"
+        "(no step yet)"
     )
     assert stepper()._repr_mimebundle_()["text/plain"] == bundle["text/plain"]
     shown.run_button.click()
     text = shown._repr_mimebundle_()["text/plain"]
-    assert text.splitlines()[-1] == f"[3] FINAL   {ANSWER}"
+    assert text.splitlines()[-1] == f"answer: {ANSWER}"
+    assert f"▶ [3] the runtime checks and records: FINAL   {ANSWER}" in text.splitlines()
     assert not re.search(r"0x[0-9a-f]+|[0-9a-f]{32}", text)
 
 
@@ -134,7 +146,7 @@ def test_labels_follow_the_language() -> None:
     ]
     assert "角色" in shown.transcript.value
     shown.run_button.click()
-    assert "<b>最终回答</b>" in shown.outcome.value
+    assert "<b>最终答案</b>" in shown.outcome.value
     assert shown.text().startswith("RunStepper：在 JupyterLab 中运行上面的单元格")
 
 
@@ -248,7 +260,7 @@ def test_the_panel_text_fallback_in_chinese() -> None:
     lines = panel._repr_mimebundle_()["text/plain"].splitlines()
     assert lines[:3] == [
         "ExperimentPanel：在 JupyterLab 中运行上面的单元格，就可以选择第 12 节的实验并逐步执行。",
-        "实验：第三个工具：describe_temperature (registered=True)",
+        "实验：第三个工具：describe_temperature（registered=True）",
         "状态：尚未开始",
     ]
     assert panel.scenario.description == "实验"
@@ -265,3 +277,100 @@ def test_resetting_a_refused_experiment_adds_no_duplicate_rows() -> None:
         panel.stepper.reset_button.click()
     assert len(panel.finished) == 1
     assert panel.finished[0][1] == "InvalidModelTurnError"
+
+
+# --- the playground: any runtime the learner built (issue 13) ---------------------------------
+
+
+def learner_turns() -> list[ModelTurn]:
+    paris = ToolCall("call-paris", "get_teaching_weather", {"city": "Paris"})
+    return [ModelTurn(tool_calls=(paris,)), ModelTurn(final_text="Paris: 12.0°C, light rain.")]
+
+
+def test_a_list_script_steps_to_its_answer_and_replays_after_reset() -> None:
+    model = ScriptedModel(learner_turns())
+    shown = RunStepper(AgentRuntime(model, build_tools()), "Paris?")
+    shown.run_button.click()
+    assert shown.snapshot.answer == "Paris: 12.0°C, light rain."
+    assert model.calls == 2  # the first run is the learner's own model
+
+    for _ in range(2):
+        shown.reset_button.click()
+        assert shown.snapshot.status == "not started"
+        shown.step_button.click()
+        shown.step_button.click()
+        assert shown.snapshot.status == "answered", shown.text()
+        assert shown.snapshot.answer == "Paris: 12.0°C, light rain."
+
+
+def test_a_function_script_and_a_factory_also_replay() -> None:
+    def once_then_answer(messages, tools):  # type: ignore[no-untyped-def]
+        return learner_turns()[1 if len(messages) > 1 else 0]
+
+    built: list[AgentRuntime] = []
+
+    def build() -> AgentRuntime:
+        built.append(AgentRuntime(ScriptedModel(learner_turns()), build_tools()))
+        return built[-1]
+
+    for shown in (
+        RunStepper(AgentRuntime(ScriptedModel(once_then_answer), build_tools()), "Paris?"),
+        RunStepper(build, "Paris?"),
+    ):
+        for _ in range(3):
+            shown.run_button.click()
+            assert shown.snapshot.status == "answered"
+            shown.reset_button.click()
+    assert len(built) == 4  # one at the start, one per Reset
+
+
+def test_every_event_row_names_who_acts_and_the_last_step_is_highlighted() -> None:
+    shown = RunStepper(AgentRuntime(ScriptedModel(learner_turns()), build_tools()), "Paris?")
+    shown.step_button.click()
+    events = shown.events.value
+    for holder in ("the model decides", "the tool executes", "the runtime checks and records"):
+        assert holder in events
+    assert "the model was handed 1 messages" in events
+    assert "Control never leaves the runtime" in events
+    assert events.count('class="agentcore-new"') == 3
+    assert shown.transcript.value.count('class="agentcore-new"') == 2  # request and observation
+
+    shown.step_button.click()
+    assert shown.events.value.count('class="agentcore-new"') == 2  # DECIDE, FINAL
+    assert "the model was handed 3 messages" in shown.events.value
+    text = shown.text()
+    assert "▶ [2] the runtime checks and records: FINAL   Paris: 12.0°C, light rain." in text
+    assert "  [1] the tool executes: ACTION  get_teaching_weather({'city': 'Paris'})" in text
+
+
+def test_after_ctrl_c_the_stepper_shows_interrupted_and_disables_step() -> None:
+    def interrupted_at_turn_2(messages, tools):  # type: ignore[no-untyped-def]
+        if len(messages) > 1:
+            raise KeyboardInterrupt
+        return learner_turns()[0]
+
+    shown = RunStepper(AgentRuntime(ScriptedModel(interrupted_at_turn_2), build_tools()), "Paris?")
+    shown.step()
+    with pytest.raises(KeyboardInterrupt):
+        shown.step()
+
+    assert shown.snapshot.status == "interrupted"
+    assert shown.step_button.disabled and shown.run_button.disabled
+    assert not shown.reset_button.disabled
+    assert 'class="agentcore-outcome agentcore-interrupted"' in shown.outcome.value
+    assert "<b>KeyboardInterrupt</b>" in shown.outcome.value
+    assert shown.text().splitlines()[1] == "status: interrupted"
+
+
+def test_the_playground_in_chinese() -> None:
+    shown = RunStepper(
+        AgentRuntime(ScriptedModel(learner_turns()), build_tools()), "巴黎？", language="zh-CN"
+    )
+    shown.run_button.click()
+    for label in ("模型决策", "工具执行", "Runtime 校验并记录", "交给模型的消息：3 条", "谁在行动"):
+        assert label in shown.events.value + shown.widget.children[4].value, label
+
+
+def test_a_runtime_builder_must_return_a_runtime() -> None:
+    with pytest.raises(TypeError, match="must return an AgentRuntime"):
+        RunStepper(lambda: "nope", "Paris?")  # type: ignore[arg-type,return-value]

@@ -8,20 +8,35 @@ model: no network, no API key. ``--provider deepseek`` runs the same task throug
 are scripted.
 
 Exit status: 0 when the model answered, 1 when the run failed (the error type, its message
-and the counts are printed, without a traceback), 2 for bad flags or for ``--provider
-deepseek`` without its settings (one sentence says what to set; no traceback).
+and the counts are printed, without a traceback) or the output could not be written (a full
+disk: one sentence says so), 2 for bad flags or for ``--provider deepseek`` without its
+settings (one sentence says what to set; no traceback), 130 when Ctrl-C interrupted the run
+(its status, why, and the counts are printed), 141 when the reader of the output stopped
+reading (``| head``), quietly, as Unix tools do.
+
+Language: the run (request, answer, labels, messages) follows ``--language`` (default
+``en``). ``--help`` and flag errors follow ``--language`` when it is given, else the locale
+(``LC_ALL``, ``LC_MESSAGES``, then ``LANG``; ``zh*`` gives Chinese). Every string comes from
+:mod:`agentcore.course.text`. Characters the console cannot encode (``cp1252``) print as
+replacement characters instead of ending the run.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import json
+import os
+import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from agentcore.course.snapshot import RunSnapshot
 from agentcore.course.teaching_tools import DESCRIBE_TEMPERATURE_TOOL, TEACHING_WEATHER, build_tools
-from agentcore.course.weather import LANGUAGES, TASKS, ScriptedWeatherModel, weather_request
+from agentcore.course.text import LANGUAGES, Language, explain, phrase
+from agentcore.course.weather import TASKS, ScriptedWeatherModel, weather_request
 from agentcore.protocol import Model
 from agentcore.providers.errors import ProviderConfigurationError
 from agentcore.runtime import AgentRuntime
@@ -38,122 +53,231 @@ OFFLINE_MODEL = "deepseek-flash"
 OFFLINE_API_KEY = "offline-placeholder"
 """What ``--offline`` sends as the key: a real ``DEEPSEEK_API_KEY`` never goes to the server."""
 
-_LABELS = {
-    "en": {
-        "request": "request: {request}",
-        "transcript": "transcript:",
-        "failed": "the run failed with {error}",
-        "offline": "offline: DeepSeekResponsesModel sends real HTTP requests to a local server "
-        "on 127.0.0.1; its replies are scripted, not a model's.",
-        "online": "provider: DeepSeek Responses API at {base_url}, model {model}",
-        "missing": "error: {error} Or add --offline to run against the local scripted server.",
-        "environment": "error: the HTTP client could not start ({error}); check the proxy, "
-        "certificate and DEEPSEEK_BASE_URL settings of this shell.",
-    },
-    "zh-CN": {
-        "request": "请求：{request}",
-        "transcript": "运行记录（transcript）：",
-        "failed": "运行失败，错误类型：{error}",
-        "offline": "离线：DeepSeekResponsesModel 向 127.0.0.1 上的本地服务器发送真实的 HTTP 请求；"
-        "回复是预先写好的脚本，不是模型生成的。",
-        "online": "提供方：DeepSeek Responses API（{base_url}），模型 {model}",
-        "missing": "错误：{error} 也可以加上 --offline，改用本地脚本服务器运行。",
-        "environment": "错误：HTTP 客户端无法启动（{error}）；请检查当前终端里的代理、证书和 "
-        "DEEPSEEK_BASE_URL 设置。",
-    },
-}
+
+def help_language(argv: Sequence[str]) -> Language:
+    """The language of ``--help`` and flag errors: ``--language`` in ``argv`` when it names
+    one, else the locale (``LC_ALL``, ``LC_MESSAGES``, ``LANG``: ``zh*`` gives ``"zh-CN"``),
+    else English."""
+    for index, token in enumerate(argv):
+        name, equals, value = token.partition("=")
+        if len(name) > 4 and "--language".startswith(name):  # argparse accepts --lang too
+            if not equals:
+                value = argv[index + 1] if index + 1 < len(argv) else ""
+            if value in LANGUAGES:
+                return "zh-CN" if value == "zh-CN" else "en"
+    for variable in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        locale = os.environ.get(variable, "")
+        if locale:
+            return "zh-CN" if locale.lower().startswith("zh") else "en"
+    return "en"
 
 
-def _positive_int(minimum: int) -> type[int]:
+def _formatter(language: Language) -> type[argparse.HelpFormatter]:
+    class Formatter(argparse.HelpFormatter):
+        """argparse's help layout, with the ``usage:`` prefix in ``language``."""
+
+        def add_usage(self, usage: Any, actions: Any, groups: Any, prefix: Any = None) -> None:
+            prefix = phrase("cli.usage", language) if prefix is None else prefix
+            super().add_usage(usage, actions, groups, prefix)
+
+    return Formatter
+
+
+_ARGUMENT = re.compile(r"^argument (\S+?): (.*)$", re.S)
+_CHOICE = re.compile(r"^invalid choice: (.+?) \(choose from (.+)\)$", re.S)
+_UNRECOGNIZED = re.compile(r"^unrecognized arguments: (.*)$", re.S)
+_CJK = re.compile(r"[\u3400-\u9fff]")
+
+
+def _flag_error(message: str, language: Language) -> str:
+    """argparse's English error ``message`` said in ``language`` (unchanged in English)."""
+    if language == "en":
+        return message
+    flag = None
+    if match := _ARGUMENT.match(message):
+        flag, message = match.groups()
+    if match := _CHOICE.match(message):
+        value, choices = match.groups()
+        message = phrase("cli.invalid choice", language, value=value, choices=choices)
+    elif message == "expected one argument":
+        message = phrase("cli.expected one", language)
+    elif match := _UNRECOGNIZED.match(message):
+        message = phrase("cli.unrecognized", language, arguments=match.group(1))
+    elif not _CJK.search(message):  # an argparse message this table does not know
+        message = phrase("cli.other flag error", language, message=message)
+    return phrase("cli.argument", language, flag=flag, message=message) if flag else message
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose help, usage and errors speak ``language``.
+
+    Every flag goes into one group titled in ``language``; ``-h`` is added with a localized
+    help line; :meth:`error` translates argparse's messages (:func:`_flag_error`).
+    """
+
+    def __init__(self, language: Language, **kwargs: Any) -> None:
+        super().__init__(add_help=False, formatter_class=_formatter(language), **kwargs)
+        self.language: Language = language
+        self._flags = self.add_argument_group(phrase("cli.options", language))
+        self._flags.add_argument("-h", "--help", action="help", help=phrase("cli.help", language))
+
+    def add_argument(self, *args: Any, **kwargs: Any) -> argparse.Action:
+        """Add a flag to the parser's one localized group (see ``argparse``)."""
+        return self._flags.add_argument(*args, **kwargs)
+
+    def error(self, message: str) -> Any:  # argparse: prints, then exits with status 2
+        self.print_usage(sys.stderr)
+        said = _flag_error(message, self.language)
+        self.exit(2, phrase("cli.error", self.language, prog=self.prog, message=said) + "\n")
+
+
+def _positive_int(minimum: int, language: Language) -> Callable[[str], int]:
     def parse(text: str) -> int:
         try:
             value = int(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+            raise argparse.ArgumentTypeError(
+                phrase("cli.whole number", language, text=repr(text))
+            ) from None
         if value < minimum:
-            raise argparse.ArgumentTypeError(f"must be at least {minimum}, got {value}")
+            raise argparse.ArgumentTypeError(
+                phrase("cli.at least", language, minimum=minimum, value=value)
+            )
         return value
 
-    return parse  # type: ignore[return-value]
+    return parse
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """Return the argument parser of ``python -m agentcore`` (its flags are in ``--help``)."""
-    parser = argparse.ArgumentParser(
-        prog="python -m agentcore",
-        description="Run the teaching weather task through the agent runtime and print the "
-        "trace. Offline by default: the scripted model needs no network and no API key.",
-    )
-    parser.add_argument("--city", choices=sorted(TEACHING_WEATHER), default="Tokyo")
-    parser.add_argument("--task", choices=TASKS, default="convert")
-    parser.add_argument("--language", choices=LANGUAGES, default="en")
+def build_parser(language: Language = "en") -> argparse.ArgumentParser:
+    """Return the argument parser of ``python -m agentcore``, its help and errors in
+    ``language`` (its flags are in ``--help``)."""
+
+    def say(key: str) -> str:
+        return phrase(key, language)
+
+    parser = _Parser(language, prog="python -m agentcore", description=say("cli.description"))
     parser.add_argument(
-        "--max-steps", type=_positive_int(1), default=6, help="most model turns (default 6)"
+        "--city", choices=sorted(TEACHING_WEATHER), default="Tokyo", help=say("cli.city")
+    )
+    parser.add_argument("--task", choices=TASKS, default="convert", help=say("cli.task"))
+    parser.add_argument("--language", choices=LANGUAGES, default="en", help=say("cli.language"))
+    parser.add_argument(
+        "--max-steps", type=_positive_int(1, language), default=6, help=say("cli.max steps")
     )
     parser.add_argument(
         "--max-tool-calls",
-        type=_positive_int(0),
+        type=_positive_int(0, language),
         default=6,
-        help="most tool executions (default 6; 0 allows only answers without tools)",
+        help=say("cli.max tool calls"),
     )
-    parser.add_argument(
-        "--show-transcript", action="store_true", help="print the transcript after the run"
-    )
+    parser.add_argument("--show-transcript", action="store_true", help=say("cli.show transcript"))
     parser.add_argument(
         "--provider",
         choices=["scripted", "deepseek"],
         default="scripted",
-        help="who plays the model: the offline scripted model (default), or DeepSeek's "
-        "Responses API (needs DEEPSEEK_API_KEY and DEEPSEEK_MODEL, unless --offline)",
+        help=say("cli.provider"),
     )
-    parser.add_argument(
-        "--offline",
-        action="store_true",
-        help="with --provider deepseek: send the requests to a local server on 127.0.0.1 "
-        "that plays scripted replies (no key, no network)",
-    )
+    parser.add_argument("--offline", action="store_true", help=say("cli.offline"))
     parser.add_argument(
         "--reasoning-effort",
         choices=["none", "low", "high", "max"],
         default=None,
-        help="with --provider deepseek: DeepSeek's thinking effort, sent as reasoning.effort "
-        "(none turns thinking off; default: not sent, DeepSeek thinks at high)",
+        help=say("cli.reasoning effort"),
     )
     return parser
 
 
+class _OutputFailed(Exception):
+    """Writing the output failed (a full disk, a closed file): ``error`` is the OSError."""
+
+    def __init__(self, error: OSError) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+
+def _say(text: str, *, error: bool = False) -> None:
+    """Print one line to stdout (or stderr) now; a failed write raises :class:`_OutputFailed`
+    (``BrokenPipeError``, a reader that stopped reading, goes on up as itself)."""
+    stream = sys.stderr if error else sys.stdout
+    try:
+        stream.write(text + "\n")
+        stream.flush()
+    except BrokenPipeError:
+        raise
+    except OSError as failed:
+        raise _OutputFailed(failed) from failed
+
+
+def _replace_unencodable(stream: object) -> None:
+    """Let a console that cannot show a character (``cp1252``) print ``?`` instead of failing."""
+    if isinstance(stream, io.TextIOWrapper) and stream.errors == "strict":
+        stream.reconfigure(errors="replace")
+
+
+def _stop_writing_quietly() -> None:
+    """After a broken pipe: point the process's stdout at devnull, so that the interpreter's
+    last flush at exit has nowhere to fail (the recipe of Python's ``signal`` docs)."""
+    stdout = sys.__stdout__
+    if stdout is None or sys.stdout is not stdout:  # captured (a test, a notebook): leave it
+        return
+    with contextlib.suppress(OSError, ValueError):  # no file descriptor: nothing to redirect
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, stdout.fileno())
+
+
 def _print_transcript(messages: Sequence[Message], title: str) -> None:
-    print(title)
+    _say(title)
     for message in messages:
-        print("  " + json.dumps(message, ensure_ascii=False))
+        _say("  " + json.dumps(message, ensure_ascii=False))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the CLI with ``argv`` (default ``sys.argv[1:]``); return the exit status."""
-    parser = build_parser()
+    """Run the CLI with ``argv`` (default ``sys.argv[1:]``); return the exit status.
+
+    Bad flags and ``--help`` end with ``SystemExit`` (status 2 and 0), as argparse does.
+    """
+    argv = sys.argv[1:] if argv is None else list(argv)
+    _replace_unencodable(sys.stdout)
+    language = help_language(argv)
+    try:
+        return _main(argv, language)
+    except BrokenPipeError:  # `| head -3`: the reader has all it wanted
+        _stop_writing_quietly()
+        return 141
+    except _OutputFailed as failed:  # a full disk is that, not a provider or HTTP problem
+        with contextlib.suppress(OSError):  # stderr may be on the same full disk
+            sys.stderr.write(phrase("cli.write failed", language, error=failed.error) + "\n")
+        return 1
+
+
+def _main(argv: Sequence[str], help_in: Language) -> int:
+    parser = build_parser(help_in)
     args = parser.parse_args(argv)
     if args.offline and args.provider != "deepseek":
-        parser.error(
-            "--offline goes with --provider deepseek; the scripted model is always offline"
-        )
+        parser.error(phrase("cli.offline needs deepseek", help_in))
     if args.reasoning_effort is not None and args.provider != "deepseek":
-        parser.error("--reasoning-effort goes with --provider deepseek")
-    labels = _LABELS[args.language]
+        parser.error(phrase("cli.reasoning effort needs deepseek", help_in))
     tools = build_tools()
     if args.task == "describe":
         tools.append(DESCRIBE_TEMPERATURE_TOOL)
     if args.provider == "scripted":
         model = ScriptedWeatherModel(city=args.city, task=args.task, language=args.language)
         return _run(model, tools, args)
+    return _run_deepseek(tools, args)
 
+
+def _client(build: Callable[[], Model], language: Language) -> Model | int:
+    """Build the DeepSeek adapter, or say in one sentence why it cannot start: exit 2 for
+    missing settings, 1 for an HTTP setting (proxy, certificate, URL) the client refused."""
     try:
-        return _run_deepseek(tools, args)
+        return build()
     except ProviderConfigurationError as error:
-        print(labels["missing"].format(error=error), file=sys.stderr)
+        _say(phrase("cli.missing settings", language, explanation=explain(error, language)),
+             error=True)  # fmt: skip
         return 2
     except Exception as error:  # a proxy, certificate or URL setting the HTTP stack refused
-        print(labels["environment"].format(error=f"{type(error).__name__}: {error}"),
-              file=sys.stderr)  # fmt: skip
+        problem = f"{type(error).__name__}: {error}"
+        _say(phrase("cli.client could not start", language, error=problem), error=True)
         return 1
 
 
@@ -163,42 +287,61 @@ def _run_deepseek(tools: list[Tool], args: argparse.Namespace) -> int:
     from agentcore.providers.deepseek import DeepSeekResponsesModel
     from agentcore.providers.local_server import LocalResponsesServer, weather_script
 
-    labels = _LABELS[args.language]
+    language: Language = args.language
     if args.offline:
-        with LocalResponsesServer(weather_script(args.city, args.task, args.language)) as server:
-            print(labels["offline"])
-            offline = DeepSeekResponsesModel(
-                OFFLINE_MODEL,
-                api_key=OFFLINE_API_KEY,
-                base_url=server.base_url,
-                max_retries=0,  # a local script gains nothing from a retry
-                reasoning_effort=args.reasoning_effort,
-                instructions=INSTRUCTIONS,
+        with LocalResponsesServer(weather_script(args.city, args.task, language)) as server:
+            _say(phrase("cli.offline banner", language))
+            offline = _client(
+                lambda: DeepSeekResponsesModel(
+                    OFFLINE_MODEL,
+                    api_key=OFFLINE_API_KEY,
+                    base_url=server.base_url,
+                    max_retries=0,  # a local script gains nothing from a retry
+                    reasoning_effort=args.reasoning_effort,
+                    instructions=INSTRUCTIONS,
+                ),
+                language,
             )
-            return _run(offline, tools, args)
-    online = DeepSeekResponsesModel(
-        reasoning_effort=args.reasoning_effort, instructions=INSTRUCTIONS
+            return offline if isinstance(offline, int) else _run(offline, tools, args)
+    online = _client(
+        lambda: DeepSeekResponsesModel(
+            reasoning_effort=args.reasoning_effort, instructions=INSTRUCTIONS
+        ),
+        language,
     )
-    print(labels["online"].format(base_url=online.base_url, model=online.model))
+    if isinstance(online, int):
+        return online
+    assert isinstance(online, DeepSeekResponsesModel)
+    _say(phrase("cli.online banner", language, base_url=online.base_url, model=online.model))
     return _run(online, tools, args)
 
 
 def _run(model: Model, tools: list[Tool], args: argparse.Namespace) -> int:
     """Run the task with ``model``, print the trace, the counts (and the transcript)."""
-    labels = _LABELS[args.language]
+    language: Language = args.language
     runtime = AgentRuntime(
         model, tools, max_steps=args.max_steps, max_tool_calls=args.max_tool_calls
     )
-    request = weather_request(args.city, args.task, args.language)
-    print(labels["request"].format(request=request))
+    request = weather_request(args.city, args.task, language)
+    _say(phrase("user request.line", language, request=request))
     run = runtime.start(request)
-    for event in run:  # the runtime's own loop, one event at a time
-        if (line := event.trace_line()) is not None:
-            print(line)
+    try:
+        for event in run:  # the runtime's own loop, one event at a time
+            if (line := event.trace_line()) is not None:
+                _say(line)
+    except KeyboardInterrupt as interrupted:  # Ctrl-C: the run reads as interrupted
+        status = phrase("run status.interrupted", language)
+        _say(phrase("run status.line", language, status=status), error=True)
+        why = phrase("typed error.explanation", language, text=explain(interrupted, language))
+        _say(why, error=True)
+        _say(RunSnapshot.of_run(run, language=language).budgets())
+        return 130  # 128 + SIGINT, as shells report it
     if run.error is not None:
         # The trace already showed the error line; stderr says why the exit status is 1.
-        print(labels["failed"].format(error=type(run.error).__name__), file=sys.stderr)
-    print(RunSnapshot.of_run(run, language=args.language).budgets())
+        _say(phrase("cli.failed", language, error=type(run.error).__name__), error=True)
+        why = phrase("typed error.explanation", language, text=explain(run.error, language))
+        _say(why, error=True)
+    _say(RunSnapshot.of_run(run, language=language).budgets())
     if args.show_transcript:
-        _print_transcript(run.messages, labels["transcript"])
+        _print_transcript(run.messages, phrase("transcript.title", language))
     return 1 if run.error is not None else 0

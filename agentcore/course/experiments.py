@@ -25,14 +25,15 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from agentcore.course.snapshot import RunSnapshot, check_language
+from agentcore.course.snapshot import RunSnapshot
 from agentcore.course.teaching_tools import (
     CONVERSION_TOOL,
     DESCRIBE_TEMPERATURE_TOOL,
     WEATHER_TOOL,
     build_tools,
 )
-from agentcore.course.weather import ZH_CN_WORDS, Language, ScriptedWeatherModel
+from agentcore.course.text import Language, phrase, resolve_language
+from agentcore.course.weather import ZH_CN_WORDS, ScriptedWeatherModel
 from agentcore.course.weather import weather_request as _weather_request
 from agentcore.errors import AgentRuntimeError, InvalidModelTurnError
 from agentcore.events import RunEvent
@@ -75,7 +76,11 @@ class Experiment:
     @property
     def label(self) -> str:
         """The title, with the options in brackets when there are any."""
-        return f"{self.title} ({self.options})" if self.options else self.title
+        if not self.options:
+            return self.title
+        return phrase(
+            "experiment.with options", self.language, title=self.title, options=self.options
+        )
 
     @property
     def handler_runs(self) -> int | None:
@@ -122,61 +127,6 @@ class Experiment:
         return f"Experiment({self.key!r}, options={self.options!r}, {built})"
 
 
-_TITLES: dict[Language, dict[str, str]] = {
-    "en": {
-        "two_calls_in_one_turn": "Two tool calls in one turn",
-        "same_call_id_in_one_turn": "The same call_id twice in one turn",
-        "same_call_id_across_turns": "The same call_id again in a later turn",
-        "third_tool": "A third tool: describe_temperature",
-        "failing_handler": "A handler that raises",
-        "max_steps_limit": "A small max_steps",
-    },
-    "zh-CN": {
-        "two_calls_in_one_turn": "一轮里的两个工具调用",
-        "same_call_id_in_one_turn": "同一轮里重复的 call_id",
-        "same_call_id_across_turns": "下一轮又用了同一个 call_id",
-        "third_tool": "第三个工具：describe_temperature",
-        "failing_handler": "会抛异常的 handler",
-        "max_steps_limit": "很小的 max_steps",
-    },
-}
-
-_WATCH: dict[Language, dict[str, str]] = {
-    "en": {
-        "two_calls_in_one_turn": "One model turn asks for Tokyo and Paris. The runtime runs the "
-        "calls one after the other, in the order the model listed them, and records both "
-        "observations before the model's next turn.",
-        "same_call_id_in_one_turn": "ModelTurn refuses the turn while it is being built: the "
-        "runtime never sees it, no model turn is counted and no handler runs.",
-        "same_call_id_across_turns": "Each turn is valid on its own. The runtime refuses the "
-        "second one because call-weather was already used in this run, before any handler of "
-        "that turn runs; the transcript keeps the refused request.",
-        "third_tool": "Only the tool list and the scripted model differ; AgentRuntime.run is "
-        "unchanged. Without registering the tool, the registry refuses it.",
-        "failing_handler": "stop: the first failure ends the run with ToolExecutionError. "
-        "observe: the failure becomes an observation and the model decides. Each retry runs "
-        "the handler again, so a side effect would happen again.",
-        "max_steps_limit": "max_steps counts model turns. With 1, the weather tool runs, and "
-        "the run ends before the model can read the observation.",
-    },
-    "zh-CN": {
-        "two_calls_in_one_turn": "模型在一轮里同时请求东京和巴黎。"
-        "Runtime 按模型给出的顺序逐个执行，两个观察都记录下来之后，才进入模型的下一轮。",
-        "same_call_id_in_one_turn": "ModelTurn 在构造时就拒绝了这一轮：Runtime 根本看不到它，"
-        "不计模型轮次，也没有任何 handler 执行。",
-        "same_call_id_across_turns": "每一轮单独看都合法。因为 call-weather 在本次运行里已经用过，"
-        "Runtime 在第二轮的任何 handler 执行之前拒绝它；被拒绝的请求仍留在运行记录里。",
-        "third_tool": "只改了工具列表和模型替身，AgentRuntime.run 没有改动。"
-        "如果不注册这个工具，Registry 会拒绝它。",
-        "failing_handler": "stop：第一次失败就以 ToolExecutionError 结束运行。"
-        "observe：失败变成观察，交给模型决定。每次重试都会再执行一次 handler，"
-        "有副作用的话，副作用也会再发生一次。",
-        "max_steps_limit": "max_steps 数的是模型轮次。设为 1 时，天气工具执行了，"
-        "但模型还没来得及读到观察，运行就结束了。",
-    },
-}
-
-
 def _experiment(
     key: str,
     language: Language,
@@ -190,9 +140,9 @@ def _experiment(
     return Experiment(
         key=key,
         language=language,
-        title=_TITLES[language][key],
+        title=phrase(f"experiment.{key}", language),
         options=options,
-        watch=_WATCH[language][key],
+        watch=phrase(f"experiment watch.{key}", language),
         request=request,
         runtime=runtime,
         refused=refused,
@@ -208,7 +158,7 @@ def _weather_call(call_id: str, city: str) -> ToolCall:
     return ToolCall(call_id, "get_teaching_weather", {"city": city})
 
 
-def two_calls_in_one_turn(language: Language = "en") -> Experiment:
+def two_calls_in_one_turn(language: Language | None = None) -> Experiment:
     """Experiment 1a: one model turn asks for Tokyo's and Paris's weather (section 6.3).
 
     The model (a :class:`ScriptedModel` function of the transcript) asks for
@@ -216,7 +166,7 @@ def two_calls_in_one_turn(language: Language = "en") -> Experiment:
     turn 2. The runtime runs the two calls in that order, one after the other.
     Raises ``ValueError`` for an unknown ``language``.
     """
-    language = check_language(language)
+    language = resolve_language(language)
 
     def tokyo_and_paris(messages: Sequence[Message], tools: Sequence[ToolSchema]) -> ModelTurn:
         records = _observations(messages)
@@ -227,32 +177,33 @@ def two_calls_in_one_turn(language: Language = "en") -> Experiment:
                     _weather_call("call-paris", "Paris"),
                 )
             )
-        if language == "zh-CN":
-            parts = [
-                f"{ZH_CN_WORDS[r['city']]} {r['temperature_c']}°C，{ZH_CN_WORDS[r['condition']]}"
-                for r in records
-            ]
-            return ModelTurn(final_text="；".join(parts) + "。")
-        parts = [f"{r['city']} {r['temperature_c']}°C, {r['condition']}" for r in records]
-        return ModelTurn(final_text="; ".join(parts) + ".")
+        words = ZH_CN_WORDS if language == "zh-CN" else {}
+        parts = [
+            phrase(
+                "final answer.city",
+                language,
+                city=words.get(r["city"], r["city"]),
+                temperature=r["temperature_c"],
+                condition=words.get(r["condition"], r["condition"]),
+            )
+            for r in records
+        ]
+        end = phrase("final answer.end", language)
+        return ModelTurn(final_text=phrase("final answer.join", language).join(parts) + end)
 
-    request = (
-        "东京和巴黎的教学天气分别是什么？"
-        if language == "zh-CN"
-        else "What is the teaching weather in Tokyo and in Paris?"
-    )
+    request = phrase("user request.two cities", language)
     runtime = AgentRuntime(ScriptedModel(tokyo_and_paris), build_tools())
     return _experiment("two_calls_in_one_turn", language, request, runtime)
 
 
-def same_call_id_in_one_turn(language: Language = "en") -> Experiment:
+def same_call_id_in_one_turn(language: Language | None = None) -> Experiment:
     """Experiment 1b: two calls of one turn share ``call-weather`` (section 4.2).
 
     Building that :class:`ModelTurn` raises :class:`InvalidModelTurnError`, so no runtime is
     made: the returned experiment holds the error in ``refused`` and its :meth:`start`
     raises it. Raises ``ValueError`` for an unknown ``language``.
     """
-    language = check_language(language)
+    language = resolve_language(language)
     request = _weather_request("Tokyo", "weather", language)
     try:
         ModelTurn(
@@ -266,14 +217,14 @@ def same_call_id_in_one_turn(language: Language = "en") -> Experiment:
     raise AssertionError("ModelTurn accepted a repeated call_id")  # the rule is gone: say so
 
 
-def same_call_id_across_turns(language: Language = "en") -> Experiment:
+def same_call_id_across_turns(language: Language | None = None) -> Experiment:
     """Experiment 1c: turn 2 reuses ``call-weather`` from turn 1 (section 4.2).
 
     Each turn is a valid :class:`ModelTurn`; the runtime refuses turn 2 with
     :class:`InvalidModelTurnError` before its handler runs (1 tool execution, 2 model turns;
     the transcript keeps the refused request). Raises ``ValueError`` for an unknown language.
     """
-    language = check_language(language)
+    language = resolve_language(language)
 
     def reuse_the_id(messages: Sequence[Message], tools: Sequence[ToolSchema]) -> ModelTurn:
         records = _observations(messages)
@@ -287,7 +238,7 @@ def same_call_id_across_turns(language: Language = "en") -> Experiment:
     return _experiment("same_call_id_across_turns", language, request, runtime)
 
 
-def third_tool(language: Language = "en", *, registered: bool = True) -> Experiment:
+def third_tool(language: Language | None = None, *, registered: bool = True) -> Experiment:
     """Experiment 2: the third tool ``describe_temperature`` (section 12).
 
     ``ScriptedWeatherModel(task="describe")`` asks for ``call-weather``, ``call-convert``,
@@ -296,7 +247,7 @@ def third_tool(language: Language = "en", *, registered: bool = True) -> Experim
     and the run fails at turn 3 with :class:`UnknownToolError`. Raises ``ValueError`` for an
     unknown ``language``, ``TypeError`` for a non-bool ``registered``.
     """
-    language = check_language(language)
+    language = resolve_language(language)
     if not isinstance(registered, bool):
         raise TypeError(f"registered must be a bool, got {registered!r}")
     tools = [*build_tools(), DESCRIBE_TEMPERATURE_TOOL] if registered else build_tools()
@@ -332,7 +283,7 @@ def _retrying(model: ScriptedWeatherModel, retries: int) -> TurnFunction:
 
 
 def failing_handler(
-    on_tool_error: ToolErrorPolicy = "stop", *, retries: int = 0, language: Language = "en"
+    on_tool_error: ToolErrorPolicy = "stop", *, retries: int = 0, language: Language | None = None
 ) -> Experiment:
     """Experiment 3: the conversion handler raises ``ConnectionError`` (sections 7.1, 12).
 
@@ -350,7 +301,7 @@ def failing_handler(
     counts. Raises ``ValueError`` for an unknown policy, a negative ``retries`` or an unknown
     ``language``; ``TypeError`` for a non-int ``retries``.
     """
-    language = check_language(language)
+    language = resolve_language(language)
     retries = int_at_least("retries", retries, 0)
     counter = _HandlerCounter()
 
@@ -371,7 +322,7 @@ def failing_handler(
     )
 
 
-def max_steps_limit(max_steps: int = 1, *, language: Language = "en") -> Experiment:
+def max_steps_limit(max_steps: int = 1, *, language: Language | None = None) -> Experiment:
     """Experiment 4: the chapter's weather task under a small ``max_steps`` (section 6.4).
 
     The task needs 3 model turns. With ``max_steps=1`` the weather call runs and the run
@@ -379,7 +330,7 @@ def max_steps_limit(max_steps: int = 1, *, language: Language = "en") -> Experim
     answers. Raises ``TypeError``/``ValueError`` for a bad ``max_steps`` (as
     :class:`AgentRuntime` does) and ``ValueError`` for an unknown ``language``.
     """
-    language = check_language(language)
+    language = resolve_language(language)
     model = ScriptedWeatherModel(language=language)
     runtime = AgentRuntime(model, build_tools(), max_steps=max_steps)
     return _experiment(
@@ -404,9 +355,9 @@ class Scenario:
     build: Callable[..., Experiment]
     options: tuple[str, ...] = ()
 
-    def title(self, language: Language = "en") -> str:
+    def title(self, language: Language | None = None) -> str:
         """The scenario's title in ``language``."""
-        return _TITLES[check_language(language)][self.key]
+        return phrase(f"experiment.{self.key}", resolve_language(language))
 
 
 SCENARIOS: Mapping[str, Scenario] = {
@@ -423,7 +374,7 @@ SCENARIOS: Mapping[str, Scenario] = {
 """Every scenario of section 12, in the chapter's order, by key."""
 
 
-def build_experiment(key: str, *, language: Language = "en", **options: Any) -> Experiment:
+def build_experiment(key: str, *, language: Language | None = None, **options: Any) -> Experiment:
     """Build the scenario ``key`` with ``options`` (only those it takes, see :class:`Scenario`).
 
     Raises ``KeyError`` for an unknown key and ``TypeError`` for an option the scenario does

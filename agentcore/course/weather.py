@@ -12,62 +12,41 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 from agentcore.course.teaching_tools import TEACHING_WEATHER
+from agentcore.course.text import Language, phrase, resolve_language
 from agentcore.protocol import ModelTurn, ToolCall, ToolSchema
 from agentcore.transcript import Message
 
 Task = Literal["convert", "weather", "greet", "describe"]
-Language = Literal["en", "zh-CN"]
 
 TASKS: tuple[Task, ...] = ("convert", "weather", "greet", "describe")
-LANGUAGES: tuple[Language, ...] = ("en", "zh-CN")
 
 ZH_CN_WORDS: dict[str, str] = {
-    "Tokyo": "东京",
-    "Paris": "巴黎",
-    "cloudy": "多云",
-    "light rain": "小雨",
-    "cold": "冷",
-    "mild": "温和",
-    "hot": "热",
+    word: phrase(f"teaching weather.{word}", "zh-CN")
+    for word in ("Tokyo", "Paris", "cloudy", "light rain", "cold", "mild", "hot")
 }
 """The Chinese names of the teaching data's cities, conditions and temperature words."""
 
-_REQUESTS: dict[Language, dict[Task, str]] = {
-    "en": {
-        "convert": "Read {city}'s teaching weather and convert the temperature to Fahrenheit.",
-        "weather": "What is {city}'s teaching weather?",
-        "greet": "Hello! What can you do?",
-        "describe": (
-            "Read {city}'s teaching weather, convert it to Fahrenheit, and say whether it is "
-            "cold, mild or hot."
-        ),
-    },
-    "zh-CN": {
-        "convert": "读取{city}的教学天气，并把摄氏度换算成华氏度。",
-        "weather": "{city}的教学天气怎么样？",
-        "greet": "你好！你能做什么？",
-        "describe": "读取{city}的教学天气，换算成华氏度，再说说是冷、温和还是热。",
-    },
-}
 
-
-def weather_request(city: str = "Tokyo", task: Task = "convert", language: Language = "en") -> str:
+def weather_request(
+    city: str = "Tokyo", task: Task = "convert", language: Language | None = None
+) -> str:
     """Return a user request that fits a :class:`ScriptedWeatherModel` task, in ``language``.
 
-    The scripted model ignores the wording; a real model (lesson 05) reads it.
+    ``language`` defaults to :func:`agentcore.course.text.current_language`. The scripted
+    model ignores the wording; a real model (lesson 05) reads it. Raises ``ValueError`` for
+    an unknown city, task or language.
     """
-    _check_options(city, task, language)
+    language = _check_options(city, task, language)
     name = ZH_CN_WORDS[city] if language == "zh-CN" else city
-    return _REQUESTS[language][task].format(city=name)
+    return phrase(f"user request.{task}", language, city=name)
 
 
-def _check_options(city: str, task: str, language: str) -> None:
+def _check_options(city: str, task: str, language: object) -> Language:
     if city not in TEACHING_WEATHER:
         raise ValueError(f"city must be one of {sorted(TEACHING_WEATHER)}, got {city!r}")
     if task not in TASKS:
         raise ValueError(f"task must be one of {list(TASKS)}, got {task!r}")
-    if language not in LANGUAGES:
-        raise ValueError(f"language must be one of {list(LANGUAGES)}, got {language!r}")
+    return resolve_language(language)
 
 
 def _latest_observations(messages: Sequence[Message]) -> dict[str, Any]:
@@ -88,7 +67,9 @@ class ScriptedWeatherModel:
     """The chapter's deterministic stand-in for a model (section 8).
 
     Options: ``city`` (``"Tokyo"`` or ``"Paris"``), ``task`` and ``language`` (``"en"`` or
-    ``"zh-CN"``, the language of its final text). Raises ``ValueError`` for any other value.
+    ``"zh-CN"``, the language of its final text; default
+    :func:`agentcore.course.text.current_language` when the model is built). Raises
+    ``ValueError`` for any other value.
 
     Tasks, each decided only from the observations in the transcript:
 
@@ -104,11 +85,12 @@ class ScriptedWeatherModel:
     it answers that the tool failed instead of going on.
     """
 
-    def __init__(self, city: str = "Tokyo", task: Task = "convert", language: Language = "en"):
-        _check_options(city, task, language)
+    def __init__(
+        self, city: str = "Tokyo", task: Task = "convert", language: Language | None = None
+    ):
+        self.language: Language = _check_options(city, task, language)
         self.city = city
         self.task: Task = task
-        self.language: Language = language
 
     def generate(self, messages: Sequence[Message], tools: Sequence[ToolSchema]) -> ModelTurn:
         """Return the next turn of the task; ``tools`` is ignored (the script is fixed)."""
@@ -148,34 +130,29 @@ class ScriptedWeatherModel:
         conversion: Mapping[str, Any] | None = None,
         description: Mapping[str, Any] | None = None,
     ) -> str:
-        zh = self.language == "zh-CN"
+        language = self.language
         if kind == "greet":
-            if zh:
-                return "你好！我可以读取东京或巴黎的教学天气，并把温度换算成华氏度。"
-            return "Hello! I can read the teaching weather of Tokyo or Paris and convert it to °F."
+            return phrase("final answer.greet", language)
         assert weather is not None
         city, condition = weather["city"], weather["condition"]
-        celsius = f"{weather['temperature_c']}°C"
+        temperature = f"{weather['temperature_c']}°C"
         if conversion is not None:
-            celsius += (
-                f"（{conversion['temperature_f']}°F）"
-                if zh
-                else f" ({conversion['temperature_f']}°F)"
+            temperature += phrase(
+                "final answer.fahrenheit", language, fahrenheit=conversion["temperature_f"]
             )
-        if zh:
-            text = f"{ZH_CN_WORDS[city]}的确定性教学记录是 {celsius}，{ZH_CN_WORDS[condition]}"
-            if description is not None:
-                text += f"，体感{ZH_CN_WORDS[description['description']]}"
-            return text + "。"
-        text = f"{city}'s deterministic teaching record is {celsius}, {condition}"
+        if language == "zh-CN":
+            city, condition = ZH_CN_WORDS[city], ZH_CN_WORDS[condition]
+        text = phrase(
+            "final answer.record", language, city=city, temperature=temperature, condition=condition
+        )
         if description is not None:
-            text += f"; that is {description['description']}"
-        return text + "."
+            text += phrase(f"final answer.describe.{description['description']}", language)
+        return text + phrase("final answer.end", language)
 
     def _failure_text(self, tool: str, failure: Mapping[str, Any]) -> str:
-        if self.language == "zh-CN":
-            return f"无法完成任务：工具 {tool} 执行失败（{failure.get('message', '')}）。"
-        return f"I could not finish: the tool {tool} failed ({failure.get('message', '')})."
+        return phrase(
+            "final answer.tool failed", self.language, tool=tool, message=failure.get("message", "")
+        )
 
     def __repr__(self) -> str:
         return (

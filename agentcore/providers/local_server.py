@@ -37,7 +37,8 @@ from types import TracebackType
 from typing import Any
 
 from agentcore.course.teaching_tools import DESCRIBE_TEMPERATURE_TOOL, build_tools
-from agentcore.course.weather import Language, ScriptedWeatherModel, Task, weather_request
+from agentcore.course.text import Language
+from agentcore.course.weather import ScriptedWeatherModel, Task, weather_request
 from agentcore.runtime import AgentRuntime
 
 SERVED_MODELS = ("deepseek-flash", "deepseek-v4-flash")

@@ -6,7 +6,9 @@ temporary settings and workspace folders, so nothing of the user's own JupyterLa
 changed. It is stopped when the session ends, whatever happened.
 
 Without Chromium or Playwright these tests are skipped with the reason, unless the variable
-``AGENTCORE_REQUIRE_BROWSER=1`` is set (CI sets it): then they fail.
+``AGENTCORE_REQUIRE_BROWSER=1`` is set (CI sets it): then they fail. The same holds for a font
+with Chinese glyphs (Debian's ``fonts-noto-cjk``), which the tests of Chinese pages need.
+``lab_zh`` is a second JupyterLab whose own interface is in Chinese (the language pack).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import sys
 import time
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -74,16 +77,17 @@ class Lab:
 
     url: str
     token: str
+    root: Path
 
     def lesson(self, language: str, name: str) -> str:
         """The URL that opens one lesson alone (``reset``: no tabs restored from earlier)."""
         return f"{self.url}/lab/tree/{language}/{name}?reset&token={self.token}"
 
 
-@pytest.fixture(scope="session")
-def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
-    """Start ``jupyter lab`` on a free loopback port; stop it at the end of the session."""
-    base = tmp_path_factory.mktemp("lab")
+@contextmanager
+def _running_lab(base: Path, locale: str | None = None) -> Iterator[Lab]:
+    """Start ``jupyter lab`` on a free loopback port (its UI in ``locale``, e.g. ``"zh_CN"``,
+    when given); stop it when the block ends."""
     root = base / "notebooks"
     shutil.copytree(ROOT / "notebooks", root)
     settings = base / "settings" / "@jupyterlab"
@@ -97,6 +101,11 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
     (settings / "notebook-extension" / "tracker.jupyterlab-settings").write_text(
         '{"windowingMode": "none"}'
     )
+    if locale is not None:  # JupyterLab's own menus and dialogs, from the language pack
+        (settings / "translation-extension").mkdir(parents=True)
+        (settings / "translation-extension" / "plugin.jupyterlab-settings").write_text(
+            f'{{"locale": "{locale}"}}'
+        )
     port, token = _free_port(), secrets.token_hex(16)
     env = {
         **os.environ,
@@ -126,7 +135,7 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
                         f"jupyter lab did not start:\n{(base / 'jupyter.log').read_text()}"
                     ) from None
                 time.sleep(0.5)
-        yield Lab(url, token)
+        yield Lab(url, token, root)
     finally:
         server.terminate()
         try:
@@ -134,6 +143,20 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
         except subprocess.TimeoutExpired:
             server.kill()
         log.close()
+
+
+@pytest.fixture(scope="session")
+def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
+    """A JupyterLab on a copy of the lessons; stopped at the end of the session."""
+    with _running_lab(tmp_path_factory.mktemp("lab")) as running:
+        yield running
+
+
+@pytest.fixture(scope="session")
+def lab_zh(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
+    """The same, with JupyterLab's own interface in Simplified Chinese."""
+    with _running_lab(tmp_path_factory.mktemp("lab-zh"), locale="zh_CN") as running:
+        yield running
 
 
 @pytest.fixture(scope="session")
