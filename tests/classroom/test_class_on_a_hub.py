@@ -23,17 +23,15 @@ import asyncio
 import json
 import os
 import time
-import uuid
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlencode
 
-import nbformat
 import pytest
 import requests
 
 from scripts.classroom import answer_regions, build_distribution, solution_leaks
-from tests.classroom.conftest import Hub
+from scripts.hub import Hub, code_cells, log_in, run_in_kernel, start_servers
 
 LEARNERS = ("ada", "grace", "linus")
 LESSON = "notebooks/en/01-the-loop.ipynb"
@@ -56,42 +54,6 @@ def pull_link(hub_url: str, repository: Path) -> str:
     return f"{hub_url}/hub/user-redirect/git-pull?{query}"
 
 
-def api(hub: Hub, method: str, path: str, **kwargs: Any) -> requests.Response:
-    """A call to the hub or a learner's server with the test's admin service token."""
-    headers = {"Authorization": f"token {hub.token}"}
-    return requests.request(method, f"{hub.url}{path}", headers=headers, timeout=30, **kwargs)
-
-
-def log_in(hub: Hub, learner: str) -> requests.Session:
-    """Log in through the hub's form with the class password; the session holds the cookies."""
-    session = requests.Session()
-    session.get(f"{hub.url}/hub/login", timeout=30).raise_for_status()
-    response = session.post(
-        f"{hub.url}/hub/login",
-        data={"username": learner, "password": hub.password, "_xsrf": session.cookies["_xsrf"]},
-        allow_redirects=False,
-        timeout=30,
-    )
-    assert response.status_code == 302, response.text[:500]
-    return session
-
-
-def start_servers(hub: Hub, learners: tuple[str, ...]) -> None:
-    """Ask the hub to start every learner's server, then wait until all are ready."""
-    for learner in learners:
-        response = api(hub, "POST", f"/hub/api/users/{learner}/server")
-        assert response.status_code in (201, 202), response.text
-    deadline = time.monotonic() + 150
-    waiting = set(learners)
-    while waiting:
-        for learner in sorted(waiting):
-            servers = api(hub, "GET", f"/hub/api/users/{learner}").json().get("servers", {})
-            if servers.get("", {}).get("ready"):
-                waiting.discard(learner)
-        assert time.monotonic() < deadline, f"servers not ready: {waiting}\n{hub.log.read_text()}"
-        time.sleep(0.5)
-
-
 def follow_pull_link(hub: Hub, session: requests.Session, learner: str, link: str) -> None:
     """Open the link as the learner, then run the pull the nbgitpuller page starts."""
     page = session.get(link, timeout=60)
@@ -105,80 +67,6 @@ def follow_pull_link(hub: Hub, session: requests.Session, learner: str, link: st
         if line.startswith("data: ")
     ]
     assert phases and phases[-1] == "finished", events.text[-2000:]
-
-
-async def run_in_own_kernel(hub: Hub, learner: str) -> dict[str, Any]:
-    """Start a kernel for lesson 01 in the learner's server and run every code cell in it."""
-    from tornado.httpclient import HTTPRequest
-    from tornado.websocket import websocket_connect
-
-    notebook_path = f"{TARGET}/{LESSON}"
-    created = await asyncio.to_thread(
-        api,
-        hub,
-        "POST",
-        f"/user/{learner}/api/sessions",
-        json={
-            "path": notebook_path,
-            "name": Path(LESSON).name,
-            "type": "notebook",
-            "kernel": {"name": "python3"},
-        },
-    )
-    assert created.status_code == 201, created.text
-    kernel = created.json()["kernel"]["id"]
-    session_id = uuid.uuid4().hex
-    url = hub.url.replace("http", "ws", 1)
-    connection = await websocket_connect(
-        HTTPRequest(
-            f"{url}/user/{learner}/api/kernels/{kernel}/channels?session_id={session_id}",
-            headers={"Authorization": f"token {hub.token}"},
-        )
-    )
-    notebook = nbformat.read(hub.home(learner) / TARGET / LESSON, as_version=4)
-    codes = ["import os; print(os.getcwd())"]
-    codes += [cell.source for cell in notebook.cells if cell.cell_type == "code"]
-    texts: list[str] = []
-    errors: list[str] = []
-    for code in codes:
-        msg_id = uuid.uuid4().hex
-        request = {
-            "header": {
-                "msg_id": msg_id,
-                "msg_type": "execute_request",
-                "session": session_id,
-                "username": learner,
-                "version": "5.3",
-            },
-            "parent_header": {},
-            "metadata": {},
-            "content": {"code": code, "silent": False, "store_history": True,
-                        "user_expressions": {}, "allow_stdin": False, "stop_on_error": True},
-            "channel": "shell",
-            "buffers": [],
-        }  # fmt: skip
-        await connection.write_message(json.dumps(request))
-        idle = replied = False
-        while not (idle and replied):
-            raw = await asyncio.wait_for(connection.read_message(), timeout=120)
-            assert raw is not None, f"{learner}'s kernel connection closed"
-            message = json.loads(raw)
-            if message.get("parent_header", {}).get("msg_id") != msg_id:
-                continue
-            kind, content = message["msg_type"], message["content"]
-            if kind == "stream":
-                texts.append(content["text"])
-            elif kind in ("execute_result", "display_data"):
-                texts.append(content["data"].get("text/plain", ""))
-            elif kind == "error":
-                errors.append(f"{content['ename']}: {content['evalue']}")
-            elif kind == "status" and content["execution_state"] == "idle":
-                idle = True
-            elif kind == "execute_reply":
-                replied = True
-    connection.close()
-    await asyncio.to_thread(api, hub, "DELETE", f"/user/{learner}/api/kernels/{kernel}")
-    return {"cwd": texts[0].strip(), "text": "".join(texts[1:]), "errors": errors}
 
 
 @pytest.fixture(scope="module")
@@ -226,18 +114,21 @@ def test_each_learner_pulled_the_course_into_their_own_home_without_solutions(
 def test_lesson_01_runs_in_each_learners_own_kernel_at_the_same_time(
     hub: Hub, class_pulled: dict[str, requests.Session]
 ) -> None:
+    cells = ["import os; print(os.getcwd())", *code_cells(hub.home(LEARNERS[0]) / TARGET / LESSON)]
+
     async def everyone() -> list[dict[str, Any]]:
-        return await asyncio.gather(*(run_in_own_kernel(hub, name) for name in LEARNERS))
+        runs = (run_in_kernel(hub, name, f"{TARGET}/{LESSON}", cells) for name in LEARNERS)
+        return await asyncio.gather(*runs)
 
     start = time.perf_counter()
     results = asyncio.run(everyone())
     elapsed = time.perf_counter() - start
     for learner, result in zip(LEARNERS, results, strict=True):
         assert result["errors"] == [], (learner, result["errors"])
-        assert Path(result["cwd"]) == hub.home(learner) / TARGET / Path(LESSON).parent
-        assert (
-            "Tokyo's deterministic teaching record is 18.0°C (64.4°F), cloudy." in (result["text"])
-        )
+        cwd = Path(result["texts"][0].strip())
+        assert cwd == hub.home(learner) / TARGET / Path(LESSON).parent, "not the learner's home"
+        answer = "Tokyo's deterministic teaching record is 18.0°C (64.4°F), cloudy."
+        assert answer in "".join(result["texts"])
     print(f"lesson 01 in three kernels at once: {elapsed:.1f} s")
 
 
@@ -271,9 +162,11 @@ def test_a_learner_opens_the_link_in_chromium_and_steps_to_the_final_answer(
             page.evaluate("window.jupyterapp.commands.execute('notebook:run-all-cells')")
             page.wait_for_timeout(500)
             page.wait_for_function(ALL_CELLS_RAN, timeout=TIMEOUT_MS)
-            stepper = page.locator(".agentcore-stepper").first
+            visible = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden)")
+            stepper = visible.locator(".agentcore-stepper").first
             stepper.wait_for(timeout=TIMEOUT_MS)
             stepper.scroll_into_view_if_needed()
+            page.screenshot(path=str(artifacts / "hub-stepper-before.png"))
             step = stepper.get_by_role("button", name="Step", exact=True)
             for _ in range(10):
                 if stepper.locator(".agentcore-outcome").count():
