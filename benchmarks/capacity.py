@@ -69,59 +69,84 @@ def memory(pids: list[int]) -> tuple[int, int]:
     return pss, rss
 
 
-def pull(hub: Hub, repository: Path) -> None:
+def pull(hub: Hub, learner: str, repository: Path) -> None:
     """Pull the course into the learner's home, as the nbgitpuller page does."""
     query = urlencode({"repo": f"file://{repository}", "branch": "main", "targetpath": TARGET})
-    events = hub.api("GET", f"/user/{LEARNER}/git-pull/api?{query}").text
+    events = hub.api("GET", f"/user/{learner}/git-pull/api?{query}").text
     if '"phase": "finished"' not in events:
         raise RuntimeError(f"nbgitpuller did not finish:\n{events[-2000:]}")
 
 
+def hub_processes(hub: Hub) -> list[int]:
+    """The hub's own processes: the hub and configurable-http-proxy (no learner's server)."""
+    pids = [hub.process.pid]
+    for pid in descendants(hub.process.pid):
+        try:
+            command = " ".join(psutil.Process(pid).cmdline())
+        except psutil.NoSuchProcess:
+            continue
+        if "configurable-http-proxy" in command:
+            pids.append(pid)
+    return pids
+
+
+def measure(hub: Hub, repository: Path, learner: str = LEARNER) -> dict[str, int]:
+    """Log a learner in, pull the course, run lessons 01 and 06, and measure (bytes, counts)."""
+    log_in(hub, learner)
+    start_servers(hub, [learner])
+    pull(hub, learner, repository)
+
+    async def lessons() -> None:
+        for lesson in LESSONS:
+            cells = code_cells(hub.home(learner) / TARGET / lesson)
+            result = await run_in_kernel(hub, learner, f"{TARGET}/{lesson}", cells, keep=True)
+            if result["errors"]:
+                raise RuntimeError(f"{lesson} failed: {result['errors']}")
+
+    asyncio.run(lessons())
+    server = server_pid(hub, learner)
+    learner_side = [server, *descendants(server)]
+    hub_side = hub_processes(hub)
+    learner_pss, learner_rss = memory(learner_side)
+    hub_pss, hub_rss = memory(hub_side)
+    available = MACHINE_GIB * GIB - SYSTEM_GIB * GIB - hub_pss
+    return {
+        "learner_pss": learner_pss,
+        "learner_rss": learner_rss,
+        "learner_processes": len(learner_side),
+        "hub_pss": hub_pss,
+        "hub_rss": hub_rss,
+        "hub_processes": len(hub_side),
+        "capacity": available // learner_pss,
+    }
+
+
+def report(figures: dict[str, int]) -> str:
+    """The figures as the lines this script prints."""
+    today = datetime.datetime.now(datetime.timezone.utc).date().isoformat()
+    return "\n".join(
+        [
+            f"measured {today}, Python {sys.version.split()[0]}, psutil {psutil.__version__}",
+            f"one learner (server + 2 kernels after lessons 01 and 06, "
+            f"{figures['learner_processes']} processes): PSS {figures['learner_pss'] / MIB:.0f} "
+            f"MiB, RSS {figures['learner_rss'] / MIB:.0f} MiB",
+            f"hub overhead (hub + proxy, {figures['hub_processes']} processes): "
+            f"PSS {figures['hub_pss'] / MIB:.0f} MiB, RSS {figures['hub_rss'] / MIB:.0f} MiB",
+            f"one {MACHINE_GIB} GiB machine, {SYSTEM_GIB} GiB kept for the system: "
+            f"{figures['capacity']} learners (by PSS)",
+        ]
+    )
+
+
 def main() -> int:
-    """Measure, print the figures and the capacity; exit status 0."""
+    """Start a hub, measure one learner, print the figures and the capacity; exit status 0."""
     with tempfile.TemporaryDirectory(prefix="agentcore-capacity-") as folder:
         base = Path(folder)
         repository = base / "published" / TARGET
         build_distribution(repository)
         with local_hub(base / "hub") as hub:
-            log_in(hub, LEARNER)
-            start_servers(hub, [LEARNER])
-            pull(hub, repository)
-
-            async def lessons() -> None:
-                for lesson in LESSONS:
-                    cells = code_cells(hub.home(LEARNER) / TARGET / lesson)
-                    result = await run_in_kernel(hub, LEARNER, f"{TARGET}/{lesson}", cells, True)
-                    if result["errors"]:
-                        raise RuntimeError(f"{lesson} failed: {result['errors']}")
-
-            asyncio.run(lessons())
-            server = server_pid(hub, LEARNER)
-            learner = [server, *descendants(server)]
-            hub_side = [
-                pid
-                for pid in [hub.process.pid, *descendants(hub.process.pid)]
-                if pid not in learner
-            ]
-            learner_pss, learner_rss = memory(learner)
-            hub_pss, hub_rss = memory(hub_side)
-
-    available = MACHINE_GIB * GIB - SYSTEM_GIB * GIB - hub_pss
-    capacity = available // learner_pss
-    today = datetime.datetime.now(datetime.timezone.utc).date().isoformat()
-    print(f"measured {today}, Python {sys.version.split()[0]}, psutil {psutil.__version__}")
-    print(
-        f"one learner (server + 2 kernels after lessons 01 and 06, {len(learner)} processes): "
-        f"PSS {learner_pss / MIB:.0f} MiB, RSS {learner_rss / MIB:.0f} MiB"
-    )
-    print(
-        f"hub overhead (hub + proxy, {len(hub_side)} processes): "
-        f"PSS {hub_pss / MIB:.0f} MiB, RSS {hub_rss / MIB:.0f} MiB"
-    )
-    print(
-        f"one {MACHINE_GIB} GiB machine, {SYSTEM_GIB} GiB kept for the system: "
-        f"{capacity} learners (by PSS)"
-    )
+            figures = measure(hub, repository)
+    print(report(figures))
     return 0
 
 

@@ -33,7 +33,14 @@ ROOT = Path(__file__).resolve().parent.parent
 LANGUAGES = ("en", "zh-CN")
 BRANCH = "main"
 MARKER_FILE = ".agentcore-learner-distribution"
-TOP_LEVEL_FILES = ("pyproject.toml", "README.md", "README.zh-CN.md", "CHANGELOG.md", "LICENSE")
+TOP_LEVEL_FILES = (
+    "pyproject.toml",
+    "environment.yml",  # so the published learner repository also builds on Binder
+    "README.md",
+    "README.zh-CN.md",
+    "CHANGELOG.md",
+    "LICENSE",
+)
 SOLUTION_MARKERS = ("### BEGIN SOLUTION", "### END SOLUTION", "### BEGIN HIDDEN TESTS")
 ANSWER_REGION = re.compile(r"### BEGIN SOLUTION\n(.*?)### END SOLUTION", re.S)
 # A fixed author, so the build works without a git identity configured.

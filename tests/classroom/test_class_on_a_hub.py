@@ -185,3 +185,23 @@ def test_a_learner_opens_the_link_in_chromium_and_steps_to_the_final_answer(
             page.screenshot(path=str(artifacts / "hub-stepper.png"))
         finally:
             browser.close()
+
+
+def test_the_capacity_benchmark_measures_a_learner_on_this_hub(
+    hub: Hub, distribution: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """benchmarks/capacity.py's measurement, on the suite's hub, for a fourth learner."""
+    import importlib.util
+
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "capacity.py"
+    spec = importlib.util.spec_from_file_location("capacity", path)
+    assert spec and spec.loader
+    capacity = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(capacity)
+    figures = capacity.measure(hub, distribution, learner="margaret")
+    assert figures["learner_processes"] >= 3  # the server and the two lessons' kernels
+    assert 0 < figures["learner_pss"] <= figures["learner_rss"]
+    assert figures["hub_pss"] > 0 and figures["hub_processes"] == 2  # the hub and its proxy
+    assert figures["capacity"] >= 1
+    with capsys.disabled():
+        print("\n" + capacity.report(figures))
