@@ -97,11 +97,20 @@ def test_check_names_a_lesson_without_slides(
 @pytest.mark.parametrize(
     "name", [path.name for path in slides.lessons() if path.parent.name == "en"]
 )
-def test_both_languages_get_the_same_slides(name: str) -> None:
-    """The rules read headings and code only, so a lesson and its translation present alike."""
-    english = nbformat.read(slides.NOTEBOOKS / "en" / name, as_version=4)
-    chinese = nbformat.read(slides.NOTEBOOKS / "zh-CN" / name, as_version=4)
-    assert slides.slide_types(english) == slides.slide_types(chinese)
+def test_both_languages_present_their_code_alike(name: str) -> None:
+    """The rules read headings and code, not words: the same code cells get the same slides.
+
+    (The prose may be split differently in a translation, so Markdown cells are not compared.)
+    """
+
+    def code_slides(language: str) -> list[str]:
+        lesson = nbformat.read(slides.NOTEBOOKS / language / name, as_version=4)
+        kinds = slides.slide_types(lesson)
+        return [
+            kind for kind, cell in zip(kinds, lesson.cells, strict=True) if cell.cell_type == "code"
+        ]
+
+    assert code_slides("en") == code_slides("zh-CN")
 
 
 @pytest.mark.xfail(reason="lead applies slides after merging", strict=False)
