@@ -76,7 +76,7 @@ def _is_heading_only(cell: Any) -> bool:
 
 def _statements(cell: Any) -> list[ast.stmt]:
     try:
-        return ast.parse(cell.source).body
+        return list(ast.parse(str(cell.source)).body)
     except SyntaxError:  # IPython magics or a learner's broken answer: not setup code
         return []
 
