@@ -23,7 +23,6 @@ script started is stopped at the end.
 
 from __future__ import annotations
 
-import asyncio
 import datetime
 import sys
 import tempfile
@@ -43,6 +42,7 @@ from scripts.hub import (  # noqa: E402
     local_hub,
     log_in,
     run_in_kernel,
+    run_sync,
     server_pid,
     start_servers,
 )
@@ -103,7 +103,7 @@ def measure(hub: Hub, repository: Path, learner: str = LEARNER) -> dict[str, int
             if result["errors"]:
                 raise RuntimeError(f"{lesson} failed: {result['errors']}")
 
-    asyncio.run(lessons())
+    run_sync(lessons())
     server = server_pid(hub, learner)
     learner_side = [server, *descendants(server)]
     hub_side = hub_processes(hub)

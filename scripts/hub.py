@@ -30,17 +30,19 @@ import subprocess
 import sys
 import time
 import uuid
-from collections.abc import Iterator, Sequence
+from collections.abc import Coroutine, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import requests
 
 ROOT = Path(__file__).resolve().parent.parent
 LOCAL_PROXY = ROOT / ".classroom" / "npm" / "node_modules" / ".bin" / "configurable-http-proxy"
 SERVICE = "classroom-admin"
+T = TypeVar("T")
 
 CONFIG = """\
 import sys
@@ -344,6 +346,16 @@ async def run_in_kernel(
         if not keep:
             await asyncio.to_thread(hub.api, "DELETE", f"/user/{learner}/api/kernels/{kernel}")
     return {"texts": texts, "errors": errors, "kernel": kernel}
+
+
+def run_sync(coroutine: Coroutine[Any, Any, T]) -> T:
+    """Run a coroutine to its end in a thread of its own, with its own event loop.
+
+    The caller's thread may already have a loop (Playwright's sync API keeps one), where
+    ``asyncio.run`` would refuse to start.
+    """
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
 
 
 def code_cells(path: Path) -> list[str]:

@@ -23,6 +23,7 @@ import asyncio
 import json
 import os
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlencode
@@ -31,7 +32,7 @@ import pytest
 import requests
 
 from scripts.classroom import answer_regions, build_distribution, solution_leaks
-from scripts.hub import Hub, code_cells, log_in, run_in_kernel, start_servers
+from scripts.hub import Hub, code_cells, log_in, run_in_kernel, run_sync, start_servers
 
 LEARNERS = ("ada", "grace", "linus")
 LESSON = "notebooks/en/01-the-loop.ipynb"
@@ -121,7 +122,7 @@ def test_lesson_01_runs_in_each_learners_own_kernel_at_the_same_time(
         return await asyncio.gather(*runs)
 
     start = time.perf_counter()
-    results = asyncio.run(everyone())
+    results = run_sync(everyone())
     elapsed = time.perf_counter() - start
     for learner, result in zip(LEARNERS, results, strict=True):
         assert result["errors"] == [], (learner, result["errors"])
@@ -137,6 +138,13 @@ def test_a_learner_opens_the_link_in_chromium_and_steps_to_the_final_answer(
 ) -> None:
     if not CHROMIUM.exists():
         pytest.skip(f"{CHROMIUM} not found (apt-get install chromium)")
+    # In a thread of its own: the browser suite's Playwright may still be running in this one.
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        pool.submit(step_lesson_01_in_chromium, hub, distribution).result()
+
+
+def step_lesson_01_in_chromium(hub: Hub, distribution: Path) -> None:
+    """Log in, follow the link, run lesson 01 and step its stepper to the final answer."""
     from playwright.sync_api import sync_playwright
 
     from tests.browser.test_jupyterlab import ALL_CELLS_RAN, KERNEL_READY, transcript_rows
