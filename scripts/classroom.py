@@ -108,17 +108,17 @@ def _git(folder: Path, *args: str) -> str:
     ).stdout.strip()
 
 
-def _copy_learner_files(target: Path) -> None:
+def _copy_learner_files(source: Path, target: Path) -> None:
     shutil.copytree(
-        ROOT / "agentcore",
+        source / "agentcore",
         target / "agentcore",
         ignore=shutil.ignore_patterns("__pycache__", "*.pyc"),
     )
     for name in TOP_LEVEL_FILES:
-        if (ROOT / name).exists():
-            shutil.copy2(ROOT / name, target / name)
-    for path in learner_notebooks():
-        destination = target / path.relative_to(ROOT)
+        if (source / name).exists():
+            shutil.copy2(source / name, target / name)
+    for path in learner_notebooks(source):
+        destination = target / path.relative_to(source)
         destination.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(path, destination)
     (target / MARKER_FILE).write_text(
@@ -128,14 +128,8 @@ def _copy_learner_files(target: Path) -> None:
     )
 
 
-def build_distribution(target: Path) -> str:
-    """Build or update the learner distribution in ``target``; return its head commit."""
-    target = target.resolve()
-    if target.exists() and any(target.iterdir()) and not (target / MARKER_FILE).exists():
-        raise ValueError(f"{target} is neither empty nor a learner distribution")
-    target.mkdir(parents=True, exist_ok=True)
-    if not (target / ".git").exists():
-        _git(target, "init", "--quiet", "--initial-branch", BRANCH)
+def _clear(target: Path) -> None:
+    """Remove everything in ``target`` but its ``.git`` folder."""
     for entry in target.iterdir():
         if entry.name == ".git":
             continue
@@ -143,9 +137,29 @@ def build_distribution(target: Path) -> str:
             shutil.rmtree(entry)
         else:
             entry.unlink()
-    _copy_learner_files(target)
-    leaks = solution_leaks(target, answer_regions())
+
+
+def build_distribution(target: Path, source: Path = ROOT) -> str:
+    """Build or update the learner distribution of ``source`` in ``target``; return the commit."""
+    target = target.resolve()
+    if target.exists() and any(target.iterdir()) and not (target / MARKER_FILE).exists():
+        raise ValueError(f"{target} is neither empty nor a learner distribution")
+    target.mkdir(parents=True, exist_ok=True)
+    if not (target / ".git").exists():
+        _git(target, "init", "--quiet", "--initial-branch", BRANCH)
+    _clear(target)
+    _copy_learner_files(source, target)
+    leaks = solution_leaks(target, answer_regions(source))
     if leaks:
+        # Leave nothing of this build behind: the folder goes back to its last commit.
+        _clear(target)
+        head = subprocess.run(
+            ["git", "-C", str(target), "rev-parse", "--verify", "--quiet", "HEAD"],
+            capture_output=True,
+            check=False,
+        )
+        if head.returncode == 0:
+            _git(target, "checkout", "--quiet", "HEAD", "--", ".")
         raise LeakError("solution text in the learner distribution:\n" + "\n".join(leaks))
     _git(target, "add", "--all")
     if _git(target, "status", "--porcelain"):
