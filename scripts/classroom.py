@@ -1,0 +1,186 @@
+"""Classroom tools: build the learner distribution a teacher publishes for a class.
+
+    python -m scripts.classroom distribution DIR   # make or update DIR as a git repository
+
+The learner distribution is what learners may receive: the package (``agentcore/`` and
+``pyproject.toml``, so ``pip install -e .`` works in a copy), the READMEs, and the learner
+notebooks ``notebooks/<lang>/NN-*.ipynb``. It never holds ``notebooks/<lang>/solutions/`` (the
+solution sources), and the command refuses to build when a learner notebook still holds
+nbgrader's solution or hidden-test markers, or the text of an answer region of a solution source.
+
+``DIR`` becomes a git repository with one commit per build that changed something (branch
+``main``), so a teacher can publish it (push it to a course repository) and learners pull it with
+an nbgitpuller link; pulling again after a rebuild brings the changes and keeps the learners' own
+edits, as nbgitpuller merges. Building twice with nothing changed adds no commit.
+
+Input: the target folder (created if missing; if it exists it must be empty or an earlier
+distribution). Output: prints the commit. Errors: ``LeakError`` when solution text would be
+published; ``ValueError`` for a folder that is neither empty nor a distribution; a failing git
+command raises ``subprocess.CalledProcessError``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+LANGUAGES = ("en", "zh-CN")
+BRANCH = "main"
+MARKER_FILE = ".agentcore-learner-distribution"
+TOP_LEVEL_FILES = (
+    "pyproject.toml",
+    "environment.yml",  # so the published learner repository also builds on Binder
+    "README.md",
+    "README.zh-CN.md",
+    "CHANGELOG.md",
+    "LICENSE",
+)
+SOLUTION_MARKERS = ("### BEGIN SOLUTION", "### END SOLUTION", "### BEGIN HIDDEN TESTS")
+ANSWER_REGION = re.compile(r"### BEGIN SOLUTION\n(.*?)### END SOLUTION", re.S)
+# A fixed author, so the build works without a git identity configured.
+GIT_IDENTITY = {
+    "GIT_AUTHOR_NAME": "agentcore course",
+    "GIT_AUTHOR_EMAIL": "course@localhost",
+    "GIT_COMMITTER_NAME": "agentcore course",
+    "GIT_COMMITTER_EMAIL": "course@localhost",
+}
+
+
+class LeakError(RuntimeError):
+    """Solution text would reach learners; the message names the file and what was found."""
+
+
+def learner_notebooks(root: Path = ROOT) -> list[Path]:
+    """The learner notebooks: ``notebooks/<lang>/NN-*.ipynb``, never the ``solutions/`` folder."""
+    found: list[Path] = []
+    for language in LANGUAGES:
+        found += sorted((root / "notebooks" / language).glob("[0-9][0-9]-*.ipynb"))
+    return found
+
+
+def answer_regions(root: Path = ROOT) -> list[str]:
+    """The text of every answer region (between nbgrader's solution markers) of the sources."""
+    regions: list[str] = []
+    for path in sorted(root.glob("notebooks/*/solutions/*.ipynb")):
+        notebook = json.loads(path.read_text(encoding="utf-8"))
+        for cell in notebook["cells"]:
+            source = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+            regions += [text.strip() for text in ANSWER_REGION.findall(source) if text.strip()]
+    return regions
+
+
+def solution_leaks(folder: Path, regions: list[str]) -> list[str]:
+    """What in ``folder`` is solution text: markers, a solutions folder, or an answer region."""
+    found: list[str] = []
+    for path in sorted(folder.rglob("*")):
+        relative = path.relative_to(folder)
+        if ".git" in relative.parts:
+            continue
+        if path.is_dir() and path.name == "solutions":
+            found.append(f"{relative}/: a solutions folder")
+        if not path.is_file() or path.suffix not in (".ipynb", ".py", ".md"):
+            continue
+        text = path.read_text(encoding="utf-8", errors="replace")
+        if path.suffix == ".ipynb":  # compare cell text, not JSON-escaped text
+            cells = json.loads(text).get("cells", [])
+            text = "\n".join(
+                "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+                for cell in cells
+            )
+        found += [f"{relative}: {marker!r}" for marker in SOLUTION_MARKERS if marker in text]
+        found += [f"{relative}: an answer region" for region in regions if region in text]
+    return found
+
+
+def _git(folder: Path, *args: str) -> str:
+    return subprocess.run(
+        ["git", "-C", str(folder), *args],
+        check=True,
+        capture_output=True,
+        text=True,
+        env={**os.environ, **GIT_IDENTITY},
+    ).stdout.strip()
+
+
+def _copy_learner_files(source: Path, target: Path) -> None:
+    shutil.copytree(
+        source / "agentcore",
+        target / "agentcore",
+        ignore=shutil.ignore_patterns("__pycache__", "*.pyc"),
+    )
+    for name in TOP_LEVEL_FILES:
+        if (source / name).exists():
+            shutil.copy2(source / name, target / name)
+    for path in learner_notebooks(source):
+        destination = target / path.relative_to(source)
+        destination.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(path, destination)
+    (target / MARKER_FILE).write_text(
+        "Built by `python -m scripts.classroom distribution`: the learner notebooks and the\n"
+        "package, without solutions. Rebuild it rather than editing it.\n",
+        encoding="utf-8",
+    )
+
+
+def _clear(target: Path) -> None:
+    """Remove everything in ``target`` but its ``.git`` folder."""
+    for entry in target.iterdir():
+        if entry.name == ".git":
+            continue
+        if entry.is_dir():
+            shutil.rmtree(entry)
+        else:
+            entry.unlink()
+
+
+def build_distribution(target: Path, source: Path = ROOT) -> str:
+    """Build or update the learner distribution of ``source`` in ``target``; return the commit."""
+    target = target.resolve()
+    if target.exists() and any(target.iterdir()) and not (target / MARKER_FILE).exists():
+        raise ValueError(f"{target} is neither empty nor a learner distribution")
+    target.mkdir(parents=True, exist_ok=True)
+    if not (target / ".git").exists():
+        _git(target, "init", "--quiet", "--initial-branch", BRANCH)
+    _clear(target)
+    _copy_learner_files(source, target)
+    leaks = solution_leaks(target, answer_regions(source))
+    if leaks:
+        # Leave nothing of this build behind: the folder goes back to its last commit.
+        _clear(target)
+        head = subprocess.run(
+            ["git", "-C", str(target), "rev-parse", "--verify", "--quiet", "HEAD"],
+            capture_output=True,
+            check=False,
+        )
+        if head.returncode == 0:
+            _git(target, "checkout", "--quiet", "HEAD", "--", ".")
+        raise LeakError("solution text in the learner distribution:\n" + "\n".join(leaks))
+    _git(target, "add", "--all")
+    if _git(target, "status", "--porcelain"):
+        _git(target, "commit", "--quiet", "-m", "Learner distribution of the agentcore course")
+    return _git(target, "rev-parse", "HEAD")
+
+
+def main(argv: list[str]) -> int:
+    """``distribution DIR``: build it and print the commit; the exit status."""
+    if len(argv) != 2 or argv[0] != "distribution":
+        print("usage: python -m scripts.classroom distribution DIR", file=sys.stderr)
+        return 2
+    target = Path(argv[1])
+    try:
+        commit = build_distribution(target)
+    except (LeakError, ValueError) as error:
+        print(error, file=sys.stderr)
+        return 1
+    print(f"learner distribution in {target.resolve()} (branch {BRANCH}, commit {commit[:12]})")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

@@ -1,0 +1,203 @@
+"""Slides for every lesson: set RISE's slideshow metadata on each cell by fixed rules.
+
+    python -m scripts.slides apply [NOTEBOOK ...]   # default: every lesson, both languages
+    python -m scripts.slides check [NOTEBOOK ...]   # exit 1 and name the lessons that differ
+
+A teacher presents a lesson from JupyterLab with jupyterlab-rise (the "Render as Reveal
+Slideshow" toolbar button, command ``RISE:preview``). Which cell starts a slide is not chosen by
+hand: the rules below read only the notebook itself, so ``apply`` gives the same metadata every
+time (running it twice changes nothing), on the solution sources (``notebooks/<lang>/solutions``)
+and the learner notebooks alike, and on both languages the same way (the rules look at Markdown
+heading levels and code, never at words).
+
+The rules, cell by cell (``slide_type`` is RISE's field in ``cell.metadata.slideshow``):
+
+- Markdown that starts with a level-1 or level-2 heading: ``slide``.
+- Markdown that starts with a level-3 (or deeper) heading: ``subslide``.
+- Other Markdown (the prose that follows a heading or a result): ``fragment``, so it appears
+  on the slide after what it comments on.
+- Setup, hidden from the slides (``skip``): a code cell whose statements are all imports; a code
+  cell that starts with imports right after a Markdown cell that is only a heading (the lessons'
+  "Setup" section), and that heading itself. Run the whole lesson before presenting it.
+- A code cell whose stored output is longer than ``LONG_OUTPUT_LINES`` lines (printed source,
+  long traces): ``notes``, so it is in the speaker notes, not on a slide that cannot hold it.
+- Any other code cell: ``-`` (shown on the current slide, with the cells before it).
+- Raw cells: ``skip``.
+- The first cell of a lesson is always a ``slide`` (its title).
+
+Every lesson also gets notebook metadata ``rise`` = ``{"scroll": true}``, so a slide taller than
+the screen scrolls instead of being cut.
+
+Inputs are notebook paths; ``apply`` rewrites a notebook only when its metadata changes (with
+nbformat, as ``scripts.lessons`` writes), ``check`` writes nothing. Errors: a path that is not a
+notebook raises nbformat's error.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import sys
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any, Literal
+
+import nbformat
+
+ROOT = Path(__file__).resolve().parent.parent
+NOTEBOOKS = ROOT / "notebooks"
+LANGUAGES = ("en", "zh-CN")
+LONG_OUTPUT_LINES = 24
+"""Output lines above which a code cell goes to the speaker notes."""
+RISE_SETTINGS = {"scroll": True}
+
+SlideType = Literal["slide", "subslide", "fragment", "skip", "notes", "-"]
+HEADING = re.compile(r"^(#{1,6})\s")
+
+
+def lessons() -> list[Path]:
+    """Every lesson notebook: learner notebooks and, where present, their solution sources."""
+    found: list[Path] = []
+    for language in LANGUAGES:
+        found += sorted((NOTEBOOKS / language).glob("[0-9][0-9]-*.ipynb"))
+        found += sorted((NOTEBOOKS / language / "solutions").glob("[0-9][0-9]-*.ipynb"))
+    return found
+
+
+def _heading_level(source: str) -> int:
+    match = HEADING.match(source.lstrip("\n"))
+    return len(match.group(1)) if match else 0
+
+
+def _is_heading_only(cell: Any) -> bool:
+    text = cell.source.strip()
+    return cell.cell_type == "markdown" and _heading_level(text) > 0 and "\n" not in text
+
+
+def _statements(cell: Any) -> list[ast.stmt]:
+    try:
+        return list(ast.parse(str(cell.source)).body)
+    except SyntaxError:  # IPython magics or a learner's broken answer: not setup code
+        return []
+
+
+def _is_import(statement: ast.stmt) -> bool:
+    return isinstance(statement, ast.Import | ast.ImportFrom)
+
+
+def _is_setup(cells: list[Any], index: int) -> bool:
+    """A code cell of imports only, or one starting with imports under a heading-only cell."""
+    cell = cells[index]
+    if cell.cell_type != "code":
+        return False
+    statements = _statements(cell)
+    if not statements or not _is_import(statements[0]):
+        return False
+    if all(_is_import(statement) for statement in statements):
+        return True
+    return index > 0 and _is_heading_only(cells[index - 1])
+
+
+def _output_lines(cell: Any) -> int:
+    lines = 0
+    for output in cell.get("outputs", []):
+        if output.get("output_type") == "stream":
+            lines += str(output.get("text", "")).count("\n")
+        elif output.get("output_type") == "error":
+            lines += len(output.get("traceback", []))
+        else:
+            lines += str(output.get("data", {}).get("text/plain", "")).count("\n") + 1
+    return lines
+
+
+def slide_types(notebook: Any) -> list[SlideType]:
+    """The slide type of every cell of a notebook, by the rules in this module's docstring."""
+    cells = list(notebook.cells)
+    types: list[SlideType] = []
+    for index, cell in enumerate(cells):
+        kind: SlideType
+        if cell.cell_type == "markdown":
+            level = _heading_level(cell.source)
+            if _is_heading_only(cell) and index + 1 < len(cells) and _is_setup(cells, index + 1):
+                kind = "skip"
+            elif level in (1, 2):
+                kind = "slide"
+            elif level >= 3:
+                kind = "subslide"
+            else:
+                kind = "fragment"
+        elif cell.cell_type == "code":
+            if _is_setup(cells, index):
+                kind = "skip"
+            elif _output_lines(cell) > LONG_OUTPUT_LINES:
+                kind = "notes"
+            else:
+                kind = "-"
+        else:
+            kind = "skip"
+        types.append(kind)
+    if types:
+        types[0] = "slide"
+    return types
+
+
+def slides_applied(notebook: Any) -> bool:
+    """Whether a notebook already carries exactly the slideshow metadata the rules give."""
+    if notebook.metadata.get("rise") != RISE_SETTINGS:
+        return False
+    return all(
+        cell.metadata.get("slideshow") == {"slide_type": kind}
+        for cell, kind in zip(notebook.cells, slide_types(notebook), strict=True)
+    )
+
+
+def apply_slides(notebook: Any) -> bool:
+    """Set the slideshow metadata on every cell in place; return whether anything changed."""
+    if slides_applied(notebook):
+        return False
+    for cell, kind in zip(notebook.cells, slide_types(notebook), strict=True):
+        cell.metadata["slideshow"] = {"slide_type": kind}
+    notebook.metadata["rise"] = dict(RISE_SETTINGS)
+    return True
+
+
+def apply(paths: Iterable[Path]) -> list[Path]:
+    """Apply the rules to each notebook file; return the files that were rewritten."""
+    changed = []
+    for path in paths:
+        notebook = nbformat.read(path, as_version=4)
+        if apply_slides(notebook):
+            nbformat.write(notebook, path)
+            changed.append(path)
+    return changed
+
+
+def stale(paths: Iterable[Path]) -> list[Path]:
+    """The notebooks whose slideshow metadata differs from what the rules give."""
+    return [path for path in paths if not slides_applied(nbformat.read(path, as_version=4))]
+
+
+def _shown(path: Path) -> str:
+    return str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path)
+
+
+def main(argv: list[str]) -> int:
+    """``apply`` or ``check`` the given notebooks (default: every lesson); the exit status."""
+    if not argv or argv[0] not in ("apply", "check"):
+        print("usage: python -m scripts.slides apply|check [NOTEBOOK ...]", file=sys.stderr)
+        return 2
+    paths = [Path(arg).resolve() for arg in argv[1:]] or lessons()
+    if argv[0] == "apply":
+        changed = apply(paths)
+        for path in changed:
+            print(f"slides set in {_shown(path)}")
+        print(f"{len(changed)} of {len(paths)} notebooks changed")
+        return 0
+    missing = stale(paths)
+    for path in missing:
+        print(f"slides missing or out of date: {_shown(path)}")
+    return 1 if missing else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

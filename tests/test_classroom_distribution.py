@@ -1,0 +1,85 @@
+"""The learner distribution, without a hub: what it holds, and that it refuses to leak answers.
+
+The classroom suite (tests/classroom) pulls it into learners' homes through JupyterHub; these
+tests need only git, so they run everywhere.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from scripts import classroom
+
+ANSWER = "my_answers = {'A': 'workflow'}"
+
+
+def git(folder: Path, *args: str) -> str:
+    return subprocess.run(
+        ["git", "-C", str(folder), *args], check=True, capture_output=True, text=True
+    ).stdout
+
+
+def lesson(source: str) -> str:
+    cell = {"cell_type": "code", "metadata": {}, "source": source, "outputs": [],
+            "execution_count": None}  # fmt: skip
+    return json.dumps({"cells": [cell], "metadata": {}, "nbformat": 4, "nbformat_minor": 5})
+
+
+def course(root: Path, learner_source: str) -> Path:
+    """A small course: the package, a learner notebook and its solution source."""
+    shutil.copytree(classroom.ROOT / "agentcore", root / "agentcore")
+    (root / "pyproject.toml").write_text("[project]\nname = 'agentcore'\n")
+    for language in classroom.LANGUAGES:
+        (root / "notebooks" / language / "solutions").mkdir(parents=True)
+        solution = f"### BEGIN SOLUTION\n{ANSWER}\n### END SOLUTION\n"
+        (root / "notebooks" / language / "solutions" / "00-x.ipynb").write_text(lesson(solution))
+        (root / "notebooks" / language / "00-x.ipynb").write_text(lesson(learner_source))
+    return root
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+def test_the_distribution_is_a_git_repository_of_learner_notebooks(tmp_path: Path) -> None:
+    target = tmp_path / "agentcore-course-learners"
+    assert classroom.main(["distribution", str(target)]) == 0
+    files = git(target, "ls-files").split()
+    assert "notebooks/en/01-the-loop.ipynb" in files
+    assert "notebooks/zh-CN/01-the-loop.ipynb" in files
+    assert "agentcore/runtime.py" in files and "environment.yml" in files
+    assert not [name for name in files if "/solutions/" in name]
+    assert git(target, "branch", "--show-current").strip() == "main"
+    # Building again with nothing changed adds no commit.
+    assert classroom.main(["distribution", str(target)]) == 0
+    assert len(git(target, "log", "--oneline").splitlines()) == 1
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+def test_it_leaves_the_solutions_folder_out_and_takes_the_placeholder(tmp_path: Path) -> None:
+    source = course(tmp_path / "course", "...  # YOUR CODE HERE")
+    target = tmp_path / "published"
+    classroom.build_distribution(target, source)
+    assert (target / "notebooks" / "en" / "00-x.ipynb").exists()
+    assert not list(target.rglob("solutions"))
+    assert ANSWER not in (target / "notebooks" / "en" / "00-x.ipynb").read_text()
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+def test_it_refuses_a_learner_notebook_that_holds_an_answer(tmp_path: Path) -> None:
+    source = course(tmp_path / "course", ANSWER)
+    target = tmp_path / "published"
+    with pytest.raises(classroom.LeakError, match=r"00-x\.ipynb: an answer region"):
+        classroom.build_distribution(target, source)
+    assert [entry.name for entry in target.iterdir()] == [".git"], "nothing of it is left"
+
+
+def test_it_refuses_a_folder_that_is_not_a_distribution(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "notes.txt").write_text("mine")
+    assert classroom.main(["distribution", str(tmp_path)]) == 1
+    assert "neither empty nor a learner distribution" in capsys.readouterr().err
+    assert (tmp_path / "notes.txt").read_text() == "mine"

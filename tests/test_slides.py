@@ -1,0 +1,121 @@
+"""Slides: every lesson carries RISE slideshow metadata, set by scripts/slides.py's rules.
+
+The rules are tested on small notebooks made here; the stored lessons are checked to carry
+exactly what ``python -m scripts.slides apply`` gives. That last check is expected to fail until
+the lead runs the script on the merged lessons (the lessons' .ipynb files are not this branch's
+to edit), hence its non-strict xfail.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import nbformat
+import pytest
+from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
+
+from scripts import slides
+
+
+def notebook(*cells: object) -> object:
+    return new_notebook(cells=list(cells))
+
+
+def long_output(lines: int) -> object:
+    cell = new_code_cell("print(inspect.getsource(AgentRuntime._loop))")
+    cell.outputs = [new_output("stream", name="stdout", text="line\n" * lines)]
+    return cell
+
+
+def test_headings_start_slides_and_prose_follows_as_fragments() -> None:
+    lesson = notebook(
+        new_markdown_cell("# 01 · The loop\n\nWhat you will do."),
+        new_markdown_cell("## 1. The runtime's internal language"),
+        new_code_cell("weather_call = ToolCall('call-weather', 'get_teaching_weather', {})"),
+        new_markdown_cell("Three things to notice."),
+        new_markdown_cell("### 4.1 Exactly one"),
+        new_code_cell("ModelTurn()"),
+    )
+    assert slides.slide_types(lesson) == ["slide", "slide", "-", "fragment", "subslide", "-"]
+
+
+def test_setup_heading_and_imports_are_skipped_whatever_the_language() -> None:
+    for heading in ("## Setup", "## 准备"):
+        lesson = notebook(
+            new_markdown_cell("# 03 · Errors"),
+            new_markdown_cell(heading),
+            new_code_cell("import json\n\nfrom agentcore import ToolCall\n\nREQUEST = 'Tokyo?'"),
+            new_markdown_cell("This is the chapter's task."),
+        )
+        assert slides.slide_types(lesson) == ["slide", "skip", "skip", "fragment"]
+
+
+def test_a_code_cell_of_imports_only_is_skipped_but_imports_with_a_demo_are_shown() -> None:
+    lesson = notebook(
+        new_markdown_cell("# 02 · Tools"),
+        new_code_cell("import json\nfrom agentcore import Tool"),
+        new_markdown_cell("## The quickest thing that could work\n\nA dict of handlers."),
+        new_code_cell("import json\nhandlers = {}\nprint(handlers)"),
+    )
+    assert slides.slide_types(lesson) == ["slide", "skip", "slide", "-"]
+
+
+def test_long_outputs_go_to_the_speaker_notes() -> None:
+    limit = slides.LONG_OUTPUT_LINES
+    lesson = notebook(new_markdown_cell("# 01"), long_output(limit), long_output(limit + 1))
+    assert slides.slide_types(lesson) == ["slide", "-", "notes"]
+
+
+def test_apply_is_idempotent_and_rewrites_only_what_changed(tmp_path: Path) -> None:
+    path = tmp_path / "01-the-loop.ipynb"
+    shutil.copy(slides.lessons()[1], path)
+    assert slides.stale([path]) == [path]
+    assert slides.apply([path]) == [path]
+    first = path.read_bytes()
+    assert slides.apply([path]) == []
+    assert path.read_bytes() == first
+    assert slides.stale([path]) == []
+    stored = nbformat.read(path, as_version=4)
+    assert stored.metadata["rise"] == {"scroll": True}
+    assert all("slide_type" in cell.metadata["slideshow"] for cell in stored.cells)
+    assert slides.main(["check", str(path)]) == 0
+
+
+def test_check_names_a_lesson_without_slides(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "00-fixed-script.ipynb"
+    shutil.copy(slides.lessons()[0], path)
+    for cell in (lesson := nbformat.read(path, as_version=4)).cells:
+        cell.metadata.pop("slideshow", None)
+    nbformat.write(lesson, path)
+    assert slides.main(["check", str(path)]) == 1
+    assert "00-fixed-script.ipynb" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    "name", [path.name for path in slides.lessons() if path.parent.name == "en"]
+)
+def test_both_languages_present_their_code_alike(name: str) -> None:
+    """The rules read headings and code, not words: the same code cells get the same slides.
+
+    (The prose may be split differently in a translation, so Markdown cells are not compared.)
+    """
+
+    def code_slides(language: str) -> list[str]:
+        lesson = nbformat.read(slides.NOTEBOOKS / language / name, as_version=4)
+        kinds = slides.slide_types(lesson)
+        return [
+            kind for kind, cell in zip(kinds, lesson.cells, strict=True) if cell.cell_type == "code"
+        ]
+
+    assert code_slides("en") == code_slides("zh-CN")
+
+
+@pytest.mark.xfail(reason="lead applies slides after merging", strict=False)
+@pytest.mark.parametrize(
+    "path", slides.lessons(), ids=lambda path: str(path.relative_to(slides.NOTEBOOKS))
+)
+def test_every_lesson_carries_its_slideshow_metadata(path: Path) -> None:
+    assert slides.stale([path]) == [], "run: python -m scripts.slides apply"

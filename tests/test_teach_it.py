@@ -1,0 +1,78 @@
+"""README's "Teach it" section, in both languages: every command in it is run somewhere.
+
+Each shell command of the section must be one this repository runs (the table below says
+where), except the two that need a cluster and a registry. The nbgitpuller link has the form
+the classroom suite follows, and the section states the measured capacity with its date.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SECTIONS = {"README.md": "## Teach it", "README.zh-CN.md": "## 用它来教"}
+RUN_BY = {
+    "python -m scripts.classroom distribution ../agentcore-course-learners":
+        "tests/classroom: the distribution fixture runs scripts.classroom.main",
+    'pip install -e ".[classroom]"': ".ci/run (classroom block)",
+    "npm install --prefix .classroom/npm configurable-http-proxy": ".ci/run (classroom block)",
+    "python -m pytest tests/classroom": ".ci/run runs the whole suite with classroom required",
+}  # fmt: skip
+CLUSTER_ONLY = ("jupyter-repo2docker", "--image-name", "docker push")
+
+
+def section(name: str) -> str:
+    text = (ROOT / name).read_text(encoding="utf-8")
+    start = text.index(SECTIONS[name] + "\n")
+    end = text.index("\n## ", start + 1)
+    return text[start:end]
+
+
+def blocks(text: str, language: str) -> list[str]:
+    """The fenced code blocks of one language ("" for a plain fence), in order."""
+    fences = re.findall(r"^```(\w*)\n(.*?)^```$", text, re.S | re.M)
+    return [body for fence, body in fences if fence == language]
+
+
+@pytest.mark.parametrize("name", SECTIONS)
+def test_every_command_is_run_by_a_test_or_ci_or_needs_a_cluster(name: str) -> None:
+    commands = [
+        line.strip()
+        for block in blocks(section(name), "bash")
+        for line in block.splitlines()
+        if line.strip()
+    ]
+    assert commands
+    for command in commands:
+        assert command in RUN_BY or command.startswith(CLUSTER_ONLY), command
+
+
+def test_both_languages_give_the_same_commands() -> None:
+    english, chinese = (blocks(section(name), "bash") for name in SECTIONS)
+    assert english == chinese
+    assert blocks(section("README.md"), "yaml") == blocks(section("README.zh-CN.md"), "yaml")
+
+
+@pytest.mark.parametrize("name", SECTIONS)
+def test_the_nbgitpuller_link_has_the_form_the_classroom_suite_follows(name: str) -> None:
+    links = [link for link in blocks(section(name), "") if "git-pull" in link]
+    assert len(links) == 1
+    parts = urlsplit(links[0].strip())
+    assert parts.path == "/hub/user-redirect/git-pull"
+    query = parse_qs(parts.query)
+    assert set(query) == {"repo", "branch", "urlpath"}
+    # nbgitpuller pulls into a folder named after the repository, the one the urlpath opens.
+    distribution = next(c for c in RUN_BY if c.startswith("python -m scripts.classroom"))
+    assert query["urlpath"][0].startswith(f"lab/tree/{distribution.rsplit('/', 1)[-1]}/")
+
+
+@pytest.mark.parametrize("name", SECTIONS)
+def test_the_capacity_figure_is_stated_with_its_date(name: str) -> None:
+    text = section(name)
+    assert "benchmarks/capacity.py" in text
+    assert re.search(r"\d{4}-\d{2}-\d{2}", text)
+    assert re.search(r"\*\*(about )?\d+ (learners|个学员)\*\*", text)
