@@ -26,7 +26,7 @@ def questions(lesson: str, language: str) -> list[dict[str, Any]]:
     """
     if language not in LANGUAGES:
         raise ValueError(f"language must be one of {LANGUAGES}, got {language!r}")
-    path = resources.files("agentcore.course").joinpath("quizzes", f"{lesson}.json")
+    path = resources.files("agentcore.course") / "quizzes" / f"{lesson}.json"
     data: dict[str, list[dict[str, Any]]] = json.loads(path.read_text(encoding="utf-8"))
     return data[language]
 
@@ -48,7 +48,7 @@ def as_jupyterquiz(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def review_quiz(lesson: str, language: str = "en") -> None:
     """Display the lesson's review questions as a checked quiz (needs ``jupyterquiz``)."""
-    from jupyterquiz import display_quiz  # imported here: only the lessons need it
+    from jupyterquiz import display_quiz  # type: ignore[import-untyped]  # only lessons need it
 
     display_quiz(as_jupyterquiz(questions(lesson, language)), shuffle_answers=False)
 
