@@ -4,6 +4,7 @@
     python -m scripts.lessons execute [NOTEBOOK ...]   # default: every notebook, both languages
     python -m scripts.lessons stamp [NOTEBOOK ...]     # default: every zh-CN notebook
     python -m scripts.lessons my-work [--force]        # copy the learner notebooks to my-work/
+    python -m scripts.lessons adopt LESSON ...         # e.g. 05: make it a solution notebook
 
 Each lesson with exercises has one source, its solution notebook
 ``notebooks/<lang>/solutions/NN-name.ipynb``: answers between nbgrader's ``### BEGIN SOLUTION``
@@ -13,6 +14,12 @@ notebook ``notebooks/<lang>/NN-name.ipynb`` with nbgrader's own preprocessors (s
 replaced by ``...  # YOUR CODE HERE``, hidden tests and outputs removed, grade cells locked,
 checksums computed), then executes it. A solution notebook without nbgrader cells passes
 through unchanged except for its outputs. A lesson with no solution notebook is left alone.
+
+``adopt NN`` brings a lesson that has no solution notebook yet into this layout: it moves
+``notebooks/<lang>/NN-*.ipynb`` to ``notebooks/<lang>/solutions/`` (``git mv`` when in a git
+checkout), re-stamps the zh-CN one if its stamp was current, and releases the lesson. Without
+nbgrader cells the learner notebook is the same lesson, executed; exercises can be marked up
+in the solution notebook afterwards.
 
 ``my-work`` copies the learner notebooks to the git-ignored ``my-work/<lang>/``, where a
 learner saves answers without touching the notebooks the tests compare.
@@ -35,6 +42,7 @@ from __future__ import annotations
 import hashlib
 import json
 import shutil
+import subprocess
 import sys
 import time
 from collections.abc import Iterable
@@ -214,13 +222,45 @@ def my_work(force: bool = False) -> list[Path]:
     return written
 
 
+def adopt(names: Iterable[str]) -> list[Path]:
+    """Move the lessons ``names`` (e.g. ``05``) into ``solutions/`` and release them.
+
+    Returns the solution notebooks written. Raises ``FileNotFoundError`` for a lesson without a
+    learner notebook and ``FileExistsError`` if it already has a solution notebook.
+    """
+    numbers = [name.split("/")[-1][:2] for name in names]
+    moves: list[tuple[Path, Path]] = []
+    for number in numbers:
+        for language in LANGUAGES:
+            found = sorted((NOTEBOOKS / language).glob(f"{number}-*.ipynb"))
+            if not found:
+                raise FileNotFoundError(f"no lesson {number} in notebooks/{language}/")
+            target = NOTEBOOKS / language / "solutions" / found[0].name
+            if target.exists():
+                raise FileExistsError(f"{target.relative_to(ROOT)} already exists")
+            moves.append((found[0], target))
+    # Which translations were reviewed, read before anything moves.
+    current = {t: _stamp_is_current(s) for s, t in moves if s.parent.name == "zh-CN"}
+    in_git = (ROOT / ".git").exists()
+    for source, target in moves:
+        target.parent.mkdir(exist_ok=True)
+        moving = ["git", "mv", str(source), str(target)]
+        if not (in_git and subprocess.run(moving, cwd=ROOT).returncode == 0):
+            shutil.move(source, target)
+        print(f"moved {source.relative_to(ROOT)} -> {target.relative_to(ROOT)}")
+    moved = [target for _, target in moves]
+    stamp([target for target, was_current in current.items() if was_current])
+    release(numbers)
+    return moved
+
+
 def every_notebook(language: str) -> list[Path]:
     """Learner and solution notebooks of one language."""
     return lessons(language) + solutions(language)
 
 
 def main(argv: list[str]) -> int:
-    if not argv or argv[0] not in ("execute", "stamp", "release", "my-work"):
+    if not argv or argv[0] not in ("execute", "stamp", "release", "my-work", "adopt"):
         print(__doc__)
         return 2
     command, names = argv[0], argv[1:]
@@ -232,6 +272,8 @@ def main(argv: list[str]) -> int:
         stamp([Path(n).resolve() for n in names] or every_notebook("zh-CN"))
     elif command == "release":
         release(names)
+    elif command == "adopt":
+        adopt(names)
     else:
         my_work(force="--force" in names)
     return 0
