@@ -17,7 +17,8 @@ through unchanged except for its outputs. A lesson with no solution notebook is 
 
 ``adopt NN`` brings a lesson that has no solution notebook yet into this layout: it moves
 ``notebooks/<lang>/NN-*.ipynb`` to ``notebooks/<lang>/solutions/`` (``git mv`` when in a git
-checkout), re-stamps the zh-CN one if its stamp was current, and releases the lesson. Without
+checkout), adds its review quiz and model answers when ``agentcore/course/quizzes/NN.json``
+exists, re-stamps the zh-CN one if its stamp was current, and releases the lesson. Without
 nbgrader cells the learner notebook is the same lesson, executed; exercises can be marked up
 in the solution notebook afterwards.
 
@@ -222,6 +223,58 @@ def my_work(force: bool = False) -> list[Path]:
     return written
 
 
+REVIEW_HEADING = {"en": "## Review questions", "zh-CN": "## 复习题"}
+QUIZ_INTRO = {
+    "en": "Check yourself: pick an answer to each question below; a wrong choice explains why. "
+    "Then compare with the model answers.",
+    "zh-CN": "自测一下：为下面每道题选一个答案，选错时会看到原因。然后对照参考答案。",
+}
+
+
+def add_review_quiz(path: Path) -> bool:
+    """After a lesson's review questions, add its quiz cell and its model answers.
+
+    Input: a solution notebook whose Markdown holds the heading ``REVIEW_HEADING`` and whose
+    questions are in ``agentcore/course/quizzes/NN.json``. What followed the questions in that
+    cell (a glossary, the links) moves to a cell after the answers. Returns False, changing
+    nothing, when the lesson has a quiz cell already or no heading.
+    """
+    from agentcore.course.quiz import model_answers_markdown
+
+    language, number = path.parent.parent.name, path.name[:2]
+    notebook = nbformat.read(path, as_version=4)
+    if any("review_quiz(" in cell.source for cell in notebook.cells):
+        return False
+    heading = REVIEW_HEADING[language]
+    found = [
+        i for i, c in enumerate(notebook.cells) if c.cell_type == "markdown" and heading in c.source
+    ]
+    if not found:
+        return False
+    index = found[-1]
+    text = notebook.cells[index].source
+    before, review = text[: text.index(heading)].rstrip(), text[text.index(heading) :]
+    ends = [review.find(mark) for mark in ("\n## ", "\n---") if review.find(mark) > 0]
+    cut = min(ends, default=len(review))
+    questions, tail = review[:cut].rstrip(), review[cut:].strip()
+    quiz = nbformat.v4.new_code_cell(
+        f'from agentcore.course.quiz import review_quiz\n\nreview_quiz("{number}", "{language}")'
+    )
+    quiz.metadata["tags"] = [LANGUAGE_SPECIFIC_TAG]
+    cells = [nbformat.v4.new_markdown_cell(before)] if before else []
+    cells += [
+        nbformat.v4.new_markdown_cell(f"{questions}\n\n{QUIZ_INTRO[language]}"),
+        quiz,
+        nbformat.v4.new_markdown_cell(model_answers_markdown(number, language)),
+    ]
+    if tail:
+        cells.append(nbformat.v4.new_markdown_cell(tail))
+    notebook.cells[index : index + 1] = cells
+    nbformat.write(notebook, path)
+    print(f"added the review quiz to {path.relative_to(ROOT)}")
+    return True
+
+
 def adopt(names: Iterable[str]) -> list[Path]:
     """Move the lessons ``names`` (e.g. ``05``) into ``solutions/`` and release them.
 
@@ -249,6 +302,10 @@ def adopt(names: Iterable[str]) -> list[Path]:
             shutil.move(source, target)
         print(f"moved {source.relative_to(ROOT)} -> {target.relative_to(ROOT)}")
     moved = [target for _, target in moves]
+    quizzes = ROOT / "agentcore" / "course" / "quizzes"
+    # The same quiz goes into both languages, so a reviewed translation stays reviewed.
+    added = [t for t in moved if (quizzes / f"{t.name[:2]}.json").exists() and add_review_quiz(t)]
+    execute(added)
     stamp([target for target, was_current in current.items() if was_current])
     release(numbers)
     return moved
