@@ -214,12 +214,12 @@ def my_work(force: bool = False) -> list[Path]:
         for path in lessons(language):
             target = MY_WORK / language / path.name
             if target.exists() and not force:
-                print(f"kept {target.relative_to(ROOT)} (exists; --force replaces it)")
+                print(f"kept {target} (exists; --force replaces it)")
                 continue
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(path, target)
             written.append(target)
-            print(f"copied {path.relative_to(ROOT)} -> {target.relative_to(ROOT)}")
+            print(f"copied {path.relative_to(ROOT)} -> {target}")
     return written
 
 

@@ -221,3 +221,19 @@ def test_no_stored_output_leaks_paths_addresses_or_secrets(path: Path) -> None:
             assert not pattern.search(text), (
                 f"code cell {index + 1} output holds this machine's user or host name"
             )
+
+
+def test_my_work_copies_the_learner_notebooks_and_keeps_a_saved_copy(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import scripts.lessons as lessons_script
+
+    monkeypatch.setattr(lessons_script, "MY_WORK", tmp_path / "my-work")
+    written = lessons_script.my_work()
+    assert sorted(p.relative_to(tmp_path / "my-work").as_posix() for p in written) == sorted(
+        f"{path.parent.name}/{path.name}" for path in LEARNER
+    )
+    saved = written[0]
+    saved.write_text("my answers", encoding="utf-8")
+    assert lessons_script.my_work() == []  # nothing overwritten without --force
+    assert saved.read_text(encoding="utf-8") == "my answers"
