@@ -377,6 +377,53 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "the smallest budget for every task, None when no budget is enough, and other errors left alone.",
         "zh-CN": "每个任务都找到了最小预算，没有预算够用时返回 None，其他错误不做拦截。",
     },
+    # 05, your turn 1
+    "items_wrong": {
+        "en": "{wrong} of {total} request inputs read wrong, for example {case}.",
+        "zh-CN": "{total} 份请求输入中有 {wrong} 份读错了，例如{case}。",
+    },
+    "items_right": {
+        "en": "every request input read correctly: lone outputs, outputs before their call, and well-paired requests.",
+        "zh-CN": "所有请求输入都读对了：孤立的输出、出现在调用之前的输出，以及正确配对的请求。",
+    },
+    "case_paired": {"en": "a well-paired request", "zh-CN": "一份正确配对的请求"},
+    "case_latest_only": {
+        "en": "a request holding only the latest output",
+        "zh-CN": "只含最新一条输出的请求",
+    },
+    "case_output_first": {
+        "en": "an output sent before its call",
+        "zh-CN": "输出出现在它的调用之前",
+    },
+    "case_never_called": {
+        "en": "an output for a call never made",
+        "zh-CN": "为从未发出的调用给出的输出",
+    },
+    "case_two_calls": {
+        "en": "two calls answered in the other order",
+        "zh-CN": "两个调用以相反的顺序得到回答",
+    },
+    # 05, your turn 2
+    "reply_answered": {
+        "en": "the run answered instead of failing.",
+        "zh-CN": "运行给出了答案，而没有失败。",
+    },
+    "reply_other_error": {
+        "en": "the run failed with {error}, not ProviderResponseError: the wire format was fine and something else refused it.",
+        "zh-CN": "运行以 {error} 失败，而不是 ProviderResponseError：线上格式没有问题，是别的环节拒绝了它。",
+    },
+    "reply_reused": {
+        "en": "that is the lesson's own broken reply. Break the reply another way.",
+        "zh-CN": "这是本课自己的那个坏回复。换一种方式破坏它。",
+    },
+    "reply_counts": {
+        "en": "the adapter refused the reply, but after {turns} model turn(s) and {executions} tool execution(s); break the second turn's reply.",
+        "zh-CN": "适配器拒绝了回复，但发生在 {turns} 个模型轮次、{executions} 次工具执行之后；要破坏的是第二轮的回复。",
+    },
+    "reply_right": {
+        "en": "the adapter rejected turn 2 before any of its handlers ran.",
+        "zh-CN": "适配器在第 2 轮的任何 handler 运行之前就拒绝了它。",
+    },
     "case_greet": {"en": "the greeting", "zh-CN": "问候任务"},
     "case_weather": {"en": "the weather task", "zh-CN": "天气任务"},
     "case_convert": {"en": "the conversion task", "zh-CN": "换算任务"},
@@ -945,6 +992,93 @@ def _smallest_max_steps(ns: Namespace) -> Judgement:
     return False, "budget_swallowed", {}
 
 
+def _call_item(call_id: str) -> dict[str, Any]:
+    arguments = '{"city": "Tokyo"}'
+    return {
+        "type": "function_call",
+        "call_id": call_id,
+        "name": "get_teaching_weather",
+        "arguments": arguments,
+    }
+
+
+def _output_item(call_id: str) -> dict[str, Any]:
+    return {"type": "function_call_output", "call_id": call_id, "output": "{}"}
+
+
+REQUEST_ITEM = {"role": "user", "content": "Tokyo?"}
+ITEMS_CASES: tuple[tuple[str, list[dict[str, Any]], list[str]], ...] = (
+    ("case_paired", [REQUEST_ITEM, _call_item("call-weather"), _output_item("call-weather")], []),
+    ("case_latest_only", [_output_item("call-weather")], ["call-weather"]),
+    ("case_output_first", [_output_item("call-a"), _call_item("call-a")], ["call-a"]),
+    (
+        "case_never_called",
+        [_call_item("call-a"), _output_item("call-a"), _output_item("call-x")],
+        ["call-x"],
+    ),
+    (
+        "case_two_calls",
+        [
+            REQUEST_ITEM,
+            _call_item("call-a"),
+            _call_item("call-b"),
+            _output_item("call-b"),
+            _output_item("call-a"),
+        ],
+        [],
+    ),
+    ("case_paired", [REQUEST_ITEM], []),
+)
+
+
+def _unpaired_outputs(ns: Namespace) -> Judgement:
+    """Lesson 05, your turn 1: outputs without an earlier call of the same ``call_id``."""
+    function = ns["unpaired_outputs"]
+    wrong = []
+    for case, items, expected in ITEMS_CASES:
+        got = _call("unpaired_outputs", function, [dict(item) for item in items])
+        if got is None:
+            return False, "returns_nothing", {"name": "unpaired_outputs"}
+        if not isinstance(got, list):
+            return False, "not_a_list", {"name": "unpaired_outputs", "kind": _kind(got)}
+        if got != expected:
+            wrong.append(case)
+    if wrong:
+        return (
+            False,
+            "items_wrong",
+            {"wrong": len(wrong), "total": len(ITEMS_CASES), "case_key": wrong[0]},
+        )
+    return True, "items_right", {}
+
+
+def _bad_reply(ns: Namespace) -> Judgement:
+    """Lesson 05, your turn 2: a second-turn reply the adapter refuses before any handler runs.
+
+    Uses the lesson's ``run_offline``, ``tokyo_first_turn`` and ``broken_arguments``.
+    """
+    from agentcore import ProviderResponseError  # (lazily) loaded only for lesson 05
+
+    reply = ns["my_bad_reply"]
+    if reply == ns["broken_arguments"]:
+        return False, "reply_reused", {}
+    outcome = ns["run_offline"]([ns["tokyo_first_turn"], reply], verbose=False)[0]
+    if not isinstance(outcome, AgentRuntimeError):
+        return False, "reply_answered", {}
+    if not isinstance(outcome, ProviderResponseError):
+        return False, "reply_other_error", {"error": _error(outcome)}
+    if (outcome.model_turns, outcome.tool_executions) != (2, 1):
+        return (
+            False,
+            "reply_counts",
+            {
+                "turns": outcome.model_turns,
+                "executions": outcome.tool_executions,
+            },
+        )
+    return True, "reply_right", {}
+
+
 @dataclass(frozen=True)
 class Exercise:
     """One exercise: the names its answer cell defines and the judge of the answer."""
@@ -966,8 +1100,11 @@ EXERCISES: dict[str, Exercise] = {
     "compare_cities": Exercise(("compare_cities",), _compare_cities),
     "task_succeeded": Exercise(("task_succeeded",), _task_succeeded),
     "smallest_max_steps": Exercise(("smallest_max_steps",), _smallest_max_steps),
+    "unpaired_outputs": Exercise(("unpaired_outputs",), _unpaired_outputs),
+    "bad_reply": Exercise(("my_bad_reply",), _bad_reply),
 }
-"""Every exercise of lessons 00-04 and 06, by the name its check cell uses."""
+"""Every exercise of the lessons, by the name its check cell uses (05's two are ready for when
+lesson 05 is marked up: ``unpaired_outputs`` and ``bad_reply``)."""
 
 _NESTED: dict[str, tuple[str, str]] = {
     "job_key": ("question", "job_"),
