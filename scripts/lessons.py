@@ -106,10 +106,10 @@ def release_notebook(solution: Any) -> Any:
     """The learner version of a solution notebook, by nbgrader's preprocessors; not executed.
 
     Input: a solution notebook (nbformat node; not modified). Output: a new notebook whose
-    solution regions hold ``CODE_STUB``, without hidden tests, mark schemes or outputs, with
-    grade cells locked and nbgrader checksums computed. Raises nbgrader's errors for a
-    solution region outside a solution cell, a hidden test outside a grade cell, or invalid
-    nbgrader metadata.
+    solution regions hold ``CODE_STUB``, without hidden tests, mark schemes, outputs or the
+    cells' ``wrong_answers``, with grade cells locked and nbgrader checksums computed. Raises
+    nbgrader's errors for a solution region outside a solution cell, a hidden test outside a
+    grade cell, or invalid nbgrader metadata.
     """
     notebook = nbformat.from_dict(json.loads(json.dumps(solution)))
     resources: dict[str, Any] = {}
@@ -123,6 +123,8 @@ def release_notebook(solution: Any) -> Any:
         CheckCellMetadata(),
     ):
         notebook, resources = preprocessor.preprocess(notebook, resources)
+    for cell in notebook.cells:  # the written-down mistakes are for the tests, not the learner
+        cell.metadata.get("agentcore", {}).pop("wrong_answers", None)
     return notebook
 
 

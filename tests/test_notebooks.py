@@ -103,8 +103,12 @@ def nbgrader(cell: Any) -> dict[str, Any]:
 def test_learner_notebook_is_fresh_against_its_solution_notebook(path: Path) -> None:
     expected = release_notebook(read(path))
     learner = read(learner_twin(path))
-    fresh = [(c.cell_type, c.source, nbgrader(c)) for c in expected.cells]
-    stored = [(c.cell_type, c.source, nbgrader(c)) for c in learner.cells]
+    fresh = [
+        (c.cell_type, c.source, nbgrader(c), c.metadata.get("agentcore")) for c in expected.cells
+    ]
+    stored = [
+        (c.cell_type, c.source, nbgrader(c), c.metadata.get("agentcore")) for c in learner.cells
+    ]
     assert stored == fresh, (
         f"{lesson_id(learner_twin(path))} is stale against its solution notebook: run "
         "python -m scripts.lessons release"
