@@ -105,6 +105,8 @@ def test_every_check_refuses_wrong_answers_and_accepts_the_solution(path: Path) 
                     "✘",
                 ),
                 ("solution again", solution.source, "✔"),
+                ("edited into a syntax error", with_answer(solution.source, "def broken(:"), "✘"),
+                ("solution once more", solution.source, "✔"),
             ]
             for label, source, expected in variants:
                 lines = run(answer_index, source, check_index)

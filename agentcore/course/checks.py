@@ -22,6 +22,7 @@ turn, the hard-coded answer, the guesser, ``return False``, a too-broad ``except
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -488,22 +489,54 @@ def _after_cell(result: Any) -> None:
     _WATCH.pending = ()
 
 
+FORGET_CALL = re.compile(r"^forget\(([^)]*)\)", re.M)
+"""An answer cell's first statement, as written in the lessons: ``forget("name", ...)``."""
+
+
+def _before_cell(info: Any) -> None:
+    """IPython ``pre_run_cell`` hook: clear an answer cell's names even if it cannot run.
+
+    A cell with a syntax error never reaches its ``forget`` call; clearing the names here
+    still keeps its check from reading the answer of an earlier run.
+    """
+    match = FORGET_CALL.search(getattr(info, "raw_cell", "") or "")
+    if match is None:
+        return
+    names = tuple(re.findall(r"[\"'](\w+)[\"']", match.group(1)))
+    shell = _ipython()
+    if shell is not None and names:
+        for name in names:
+            shell.user_ns.pop(name, None)
+        _WATCH.pending = names
+
+
+def watch_answer_cells() -> None:
+    """Register the hooks that clear answer cells' names and note what each cell raised.
+
+    Called when this module is imported in IPython (a lesson's import cell), and by
+    ``forget``; registering twice is a no-op.
+    """
+    shell = _ipython()
+    if shell is None or _WATCH.hooked:
+        return
+    shell.events.register("pre_run_cell", _before_cell)
+    shell.events.register("post_run_cell", _after_cell)
+    _WATCH.hooked = True
+
+
 def forget(*names: str, namespace: Namespace | None = None) -> None:
     """Delete ``names`` from the notebook's namespace; call it first in an answer cell.
 
     A check then never reads an answer left over from an earlier run: if the rest of the
-    cell raises, the names stay undefined and the check says which error the cell raised.
-    Inputs: the names the answer defines. Raises ``RuntimeError`` outside IPython without a
-    ``namespace``.
+    cell raises (or the cell does not even parse), the names stay undefined and the check says
+    which error the cell raised. Inputs: the names the answer defines. Raises
+    ``RuntimeError`` outside IPython without a ``namespace``.
     """
     space = _namespace(namespace)
     for name in names:
         space.pop(name, None)
-    shell = _ipython() if namespace is None else None
-    if shell is not None:
-        if not _WATCH.hooked:
-            shell.events.register("post_run_cell", _after_cell)
-            _WATCH.hooked = True
+    if namespace is None and _ipython() is not None:
+        watch_answer_cells()
         _WATCH.pending = tuple(names)
 
 
@@ -1185,3 +1218,6 @@ def check(exercise: str, language: str = "en") -> None:
 def accepted(exercise: str, language: str = "en") -> bool:
     """Whether the answer is accepted: for nbgrader's hidden tests, ``assert accepted(...)``."""
     return verdict(exercise, language)[0]
+
+
+watch_answer_cells()  # in a notebook, from the lesson's import cell on
