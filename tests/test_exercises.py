@@ -116,7 +116,7 @@ def test_every_check_refuses_wrong_answers_and_accepts_the_solution(path: Path) 
     assert problems == []
 
 
-def test_a_raising_answer_cell_is_named_in_the_verdict() -> None:
+def test_forget_clears_an_old_answer_outside_a_notebook_too() -> None:
     # Without IPython, forget() still clears names; the verdict then says "not attempted".
     namespace: dict[str, Any] = {"my_answers": {"A": "workflow"}}
     checks.forget("my_answers", namespace=namespace)
