@@ -218,7 +218,7 @@ def run_cell(page: Any, index: int, source: str | None = None) -> None:
     page.wait_for_function(KERNEL_IDLE, timeout=TIMEOUT_MS)
 
 
-@pytest.mark.parametrize("language", ["en"])
+@pytest.mark.parametrize("language", LANGUAGES)
 def test_learner_answers_an_exercise_and_a_quiz_question(
     lab: Any, page: Any, artifacts: Path, language: str
 ) -> None:
