@@ -7,7 +7,8 @@ import pytest
 
 def _suite(nodeid: str) -> str | None:
     if ".ipynb::" in nodeid:
-        return "lesson notebooks (nbval), " + nodeid.split("/")[-2]
+        folders = nodeid.split("::")[0].split("/")[1:-1]  # e.g. ["en"] or ["en", "solutions"]
+        return "lesson notebooks (nbval), " + "/".join(folders)
     if nodeid.startswith("tests/browser/"):
         return "browser tests (JupyterLab in Chromium)"
     return None

@@ -1,9 +1,11 @@
-"""The stored lessons: both languages in step, really executed, stamped, and clean.
+"""The stored lessons: both languages in step, really executed, stamped, released, and clean.
 
-nbval (run by the README's test command over ``notebooks/``) replays every lesson and compares
-outputs. These tests check what nbval cannot: that there is something to compare, that the two
-languages hold the same code and outputs, that translations were reviewed against the current
-English lesson, and that nothing private leaked into a stored output.
+nbval (run by the README's test command over ``notebooks/``) replays every lesson, learner and
+solution versions, and compares outputs. These tests check what nbval cannot: that there is
+something to compare, that the two languages hold the same code and outputs, that translations
+were reviewed against the current English notebook, that every learner notebook is what
+``python -m scripts.lessons release`` makes of its solution notebook (no answer in it), and
+that nothing private leaked into a stored output.
 """
 
 from __future__ import annotations
@@ -17,11 +19,16 @@ import nbformat
 import pytest
 
 from scripts.lessons import (
+    CODE_STUB,
     LANGUAGE_SPECIFIC_TAG,
     LANGUAGES,
+    ROOT,
     WIDGET_VIEW,
     english_twin,
+    learner_twin,
     lessons,
+    release_notebook,
+    solutions,
     source_hash,
 )
 
@@ -34,8 +41,10 @@ LESSON_FILES = [
     "05-deepseek-adapter.ipynb",
     "06-experiments.ipynb",
 ]
-ALL_LESSONS = [path for language in LANGUAGES for path in lessons(language)]
-ZH_LESSONS = lessons("zh-CN")
+LEARNER = [path for language in LANGUAGES for path in lessons(language)]
+SOLUTIONS = [path for language in LANGUAGES for path in solutions(language)]
+ALL_LESSONS = LEARNER + SOLUTIONS
+ZH_LESSONS = lessons("zh-CN") + solutions("zh-CN")
 
 
 def read(path: Path) -> Any:
@@ -43,7 +52,7 @@ def read(path: Path) -> Any:
 
 
 def lesson_id(path: Path) -> str:
-    return f"{path.parent.name}/{path.name}"
+    return path.relative_to(ROOT / "notebooks").as_posix()
 
 
 def code_cells(notebook: Any) -> list[Any]:
@@ -77,6 +86,60 @@ def tags(cell: Any) -> list[str]:
 def test_both_languages_hold_the_seven_lessons() -> None:
     for language in LANGUAGES:
         assert [path.name for path in lessons(language)] == LESSON_FILES, language
+
+
+def test_both_languages_hold_the_same_solution_notebooks() -> None:
+    english = [path.name for path in solutions("en")]
+    assert english, "no solution notebooks in notebooks/en/solutions/"
+    assert [path.name for path in solutions("zh-CN")] == english
+    assert set(english) <= set(LESSON_FILES)
+
+
+def nbgrader(cell: Any) -> dict[str, Any]:
+    return dict(cell.get("metadata", {}).get("nbgrader", {}))
+
+
+@pytest.mark.parametrize("path", SOLUTIONS, ids=lesson_id)
+def test_learner_notebook_is_fresh_against_its_solution_notebook(path: Path) -> None:
+    expected = release_notebook(read(path))
+    learner = read(learner_twin(path))
+    fresh = [
+        (c.cell_type, c.source, nbgrader(c), c.metadata.get("agentcore")) for c in expected.cells
+    ]
+    stored = [
+        (c.cell_type, c.source, nbgrader(c), c.metadata.get("agentcore")) for c in learner.cells
+    ]
+    assert stored == fresh, (
+        f"{lesson_id(learner_twin(path))} is stale against its solution notebook: run "
+        "python -m scripts.lessons release"
+    )
+
+
+@pytest.mark.parametrize("path", SOLUTIONS, ids=lesson_id)
+def test_learner_notebook_holds_placeholders_not_answers(path: Path) -> None:
+    learner = read(learner_twin(path))
+    text = "\n".join(cell.source for cell in learner.cells)
+    for marker in ("BEGIN SOLUTION", "END SOLUTION", "BEGIN HIDDEN TESTS", "END HIDDEN TESTS"):
+        assert marker not in text
+    answers = [cell for cell in learner.cells if nbgrader(cell).get("solution")]
+    assert all(CODE_STUB in cell.source for cell in answers)
+    checks = [cell for cell in learner.cells if nbgrader(cell).get("grade")]
+    for cell in checks:  # a learner notebook opens "not attempted": every check says ✘
+        lines = "".join(o.get("text", "") for o in cell.outputs).splitlines()
+        assert len(lines) == 1 and lines[0].startswith("✘"), cell.source
+
+
+@pytest.mark.parametrize("path", SOLUTIONS, ids=lesson_id)
+def test_solution_notebook_checks_accept_their_answers(path: Path) -> None:
+    checks = [cell for cell in read(path).cells if nbgrader(cell).get("grade")]
+    for cell in checks:
+        lines = "".join(o.get("text", "") for o in cell.outputs).splitlines()
+        assert len(lines) == 1 and lines[0].startswith("✔"), cell.source
+
+
+def test_learners_work_in_a_git_ignored_folder() -> None:
+    ignored = (ROOT / ".gitignore").read_text(encoding="utf-8").splitlines()
+    assert "my-work/" in ignored
 
 
 @pytest.mark.parametrize("path", ZH_LESSONS, ids=lesson_id)
@@ -116,10 +179,11 @@ def test_every_code_cell_ran_once_in_order(path: Path) -> None:
 @pytest.mark.parametrize("path", ZH_LESSONS, ids=lesson_id)
 def test_translation_was_stamped_against_the_current_english(path: Path) -> None:
     stamp = read(path).metadata.get("agentcore", {}).get("translated_from", {})
-    assert stamp.get("path") == f"notebooks/en/{path.name}"
+    assert stamp.get("path") == english_twin(path).relative_to(ROOT).as_posix()
     assert stamp.get("source_sha256") == source_hash(read(english_twin(path))), (
-        "the English lesson changed since this translation was reviewed: update the "
-        f"translation, then run: python -m scripts.lessons stamp notebooks/zh-CN/{path.name}"
+        "the English notebook changed since this translation was reviewed: update the "
+        f"translation, then run: python -m scripts.lessons stamp {path.relative_to(ROOT)}"
+        " (a learner notebook: stamp its solution notebook, then release)"
     )
 
 
@@ -187,3 +251,19 @@ def test_no_output_or_metadata_holds_a_key_or_any_eight_characters_of_one(path: 
         assert not shown, f"{where} holds part of a lesson's key: {shown}"
         for label, pattern in LEAKS.items():
             assert not pattern.search(text), f"{where} holds an {label}"
+
+
+def test_my_work_copies_the_learner_notebooks_and_keeps_a_saved_copy(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import scripts.lessons as lessons_script
+
+    monkeypatch.setattr(lessons_script, "MY_WORK", tmp_path / "my-work")
+    written = lessons_script.my_work()
+    assert sorted(p.relative_to(tmp_path / "my-work").as_posix() for p in written) == sorted(
+        f"{path.parent.name}/{path.name}" for path in LEARNER
+    )
+    saved = written[0]
+    saved.write_text("my answers", encoding="utf-8")
+    assert lessons_script.my_work() == []  # nothing overwritten without --force
+    assert saved.read_text(encoding="utf-8") == "my answers"

@@ -4,7 +4,9 @@ Unit tests drive the widgets from Python; only a browser shows whether JupyterLa
 and the kernel's ipywidgets agree ("Error displaying widget", "Loading widget..." forever).
 For each language: lesson 01 runs all its cells and its stepper is clicked until the final
 answer shows, one model turn per click; lesson 06 runs and one experiment is run from its
-panel. Screenshots go to ``artifacts/browser/`` (ignored by git).
+panel. In lesson 00's learner notebook a learner answers an exercise and sees its check print
+``✔``, then picks a wrong quiz choice and sees its explanation. Screenshots go to
+``artifacts/browser/`` (ignored by git).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from typing import Any
 import nbformat
 import pytest
 
+from agentcore.course import quiz
 from scripts.lessons import lessons
 
 LANGUAGES = ("en", "zh-CN")
@@ -181,3 +184,67 @@ def test_every_mermaid_diagram_renders(lab_page: Any, path: Path) -> None:
         "async () => { const panel = window.jupyterapp.shell.currentWidget;"
         " await panel.sessionContext.shutdown(); panel.close(); return true; }"
     )
+
+
+# A learner answers an exercise and a quiz question (lesson 00, learner notebook).
+
+ANSWER = 'my_answers = {"A": "workflow", "B": "agent", "C": "workflow", "D": "agent"}'
+
+CELL_INDEX = """(text) => {
+  const cells = window.jupyterapp.shell.currentWidget.content.widgets;
+  return cells.findIndex(cell => cell.model.sharedModel.getSource().includes(text));
+}"""
+
+SET_SOURCE_AND_RUN = """([index, source]) => {
+  const panel = window.jupyterapp.shell.currentWidget;
+  const cell = panel.content.widgets[index];
+  if (source !== null) { cell.model.sharedModel.setSource(source); }
+  panel.content.activeCellIndex = index;
+  return window.jupyterapp.commands.execute('notebook:run-cell');
+}"""
+
+KERNEL_IDLE = """() => {
+  const panel = window.jupyterapp.shell.currentWidget;
+  return panel.sessionContext.session.kernel.status === 'idle';
+}"""
+
+CELL_TEXT = """(index) => window.jupyterapp.shell.currentWidget.content.widgets[index]
+  .node.querySelector('.jp-OutputArea').innerText"""
+
+
+def run_cell(page: Any, index: int, source: str | None = None) -> None:
+    page.evaluate(SET_SOURCE_AND_RUN, [index, source])
+    page.wait_for_timeout(300)
+    page.wait_for_function(KERNEL_IDLE, timeout=TIMEOUT_MS)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_learner_answers_an_exercise_and_a_quiz_question(
+    lab: Any, page: Any, artifacts: Path, language: str
+) -> None:
+    open_and_run_all(page, lab.lesson(language, "00-fixed-script.ipynb"))
+    answer = page.evaluate(CELL_INDEX, 'forget("my_answers")')
+    check = page.evaluate(CELL_INDEX, 'check("workflow_or_agent"')
+    assert 0 <= answer < check
+    assert page.evaluate(CELL_TEXT, check).strip().startswith("✘")
+
+    source = page.evaluate(
+        "(i) => window.jupyterapp.shell.currentWidget.content.widgets[i]"
+        ".model.sharedModel.getSource()",
+        answer,
+    )
+    run_cell(page, answer, source.replace("...  # YOUR CODE HERE", ANSWER))
+    run_cell(page, check)
+    verdict = page.evaluate(CELL_TEXT, check).strip()
+    assert verdict.startswith("✔"), verdict
+    page.screenshot(path=str(artifacts / f"exercise-{language}-accepted.png"))
+
+    first = quiz.questions("00", language)[0]
+    wrong = next(choice for choice in first["choices"] if not choice["correct"])
+    choice = page.locator(".MCButton", has_text=wrong["answer"]).first
+    choice.scroll_into_view_if_needed()
+    choice.click()
+    feedback = page.locator(".Feedback.incorrect").first
+    feedback.wait_for(timeout=10_000)
+    assert wrong["feedback"] in feedback.inner_text()
+    page.screenshot(path=str(artifacts / f"quiz-{language}-wrong-choice.png"))

@@ -1,0 +1,64 @@
+"""Review questions at the end of each lesson: a checked quiz and model answers.
+
+The questions live in ``agentcore/course/quizzes/<lesson>.json`` as
+``{"en": [question, ...], "zh-CN": [...]}``; each question is
+``{"question", "choices": [{"answer", "correct", "feedback"}], "model_answer"}``, with exactly
+one correct choice and feedback on every choice (the explanation a learner sees after picking a
+wrong one). ``review_quiz`` shows them with ``jupyterquiz`` (a maintained quiz package: clicking
+a choice shows its feedback); where JavaScript does not render, the lesson's Markdown cells
+hold the same questions and, in ``<details>``, the model answers (``model_answers_markdown``).
+"""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+from typing import Any
+
+LANGUAGES = ("en", "zh-CN")
+
+
+def questions(lesson: str, language: str) -> list[dict[str, Any]]:
+    """The review questions of ``lesson`` (e.g. ``"00"``) in ``language``.
+
+    Raises ``FileNotFoundError`` for a lesson without questions and ``ValueError`` for an
+    unknown language.
+    """
+    if language not in LANGUAGES:
+        raise ValueError(f"language must be one of {LANGUAGES}, got {language!r}")
+    path = resources.files("agentcore.course") / "quizzes" / f"{lesson}.json"
+    data: dict[str, list[dict[str, Any]]] = json.loads(path.read_text(encoding="utf-8"))
+    return data[language]
+
+
+def as_jupyterquiz(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The questions in jupyterquiz's format (multiple choice, one answer right)."""
+    return [
+        {
+            "question": item["question"],
+            "type": "multiple_choice",
+            "answers": [
+                {"answer": c["answer"], "correct": c["correct"], "feedback": c["feedback"]}
+                for c in item["choices"]
+            ],
+        }
+        for item in items
+    ]
+
+
+def review_quiz(lesson: str, language: str = "en") -> None:
+    """Display the lesson's review questions as a checked quiz (needs ``jupyterquiz``)."""
+    from jupyterquiz import display_quiz  # type: ignore[import-untyped]  # only lessons need it
+
+    display_quiz(as_jupyterquiz(questions(lesson, language)), shuffle_answers=False)
+
+
+def model_answers_markdown(lesson: str, language: str) -> str:
+    """Markdown: each question's model answer, collapsed in ``<details>``."""
+    label = {"en": "Model answer", "zh-CN": "参考答案"}[language]
+    parts = []
+    for number, item in enumerate(questions(lesson, language), start=1):
+        parts.append(
+            f"<details><summary>{label} {number}</summary>\n\n{item['model_answer']}\n\n</details>"
+        )
+    return "\n\n".join(parts)
