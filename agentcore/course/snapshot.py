@@ -18,8 +18,9 @@ from agentcore.events import ModelDecision, RunEvent
 from agentcore.runtime import AgentRun
 from agentcore.transcript import Message
 
-RunStatus = Literal["not started", "running", "answered", "failed", "refused"]
-"""Where a run stands; "refused" means no run could start (its model turn was invalid)."""
+RunStatus = Literal["not started", "running", "answered", "failed", "interrupted", "refused"]
+"""Where a run stands: :attr:`agentcore.AgentRun.status`, or "refused" when no run could start
+(its model turn was invalid)."""
 
 _TEXT: dict[Language, dict[str, str]] = {
     "en": {
@@ -27,6 +28,7 @@ _TEXT: dict[Language, dict[str, str]] = {
         "running": "running",
         "answered": "answered",
         "failed": "failed",
+        "interrupted": "interrupted",
         "refused": "refused before the run started",
         "status": "status: {status}",
         "budgets": "model turns: {turns} of max_steps={max_steps}; "
@@ -41,6 +43,7 @@ _TEXT: dict[Language, dict[str, str]] = {
         "running": "运行中",
         "answered": "已回答",
         "failed": "失败",
+        "interrupted": "已中断",
         "refused": "运行开始前即被拒绝",
         "status": "状态：{status}",
         "budgets": "模型轮次：{turns}（max_steps={max_steps}）；"
@@ -165,15 +168,9 @@ class RunSnapshot:
         handler_runs: int | None = None,
     ) -> RunSnapshot:
         """Read ``run`` now; ``last_step`` is what the last ``run.step()`` returned."""
-        status: RunStatus
-        if run.result is not None:
-            status = "answered"
-        elif run.error is not None:
-            status = "failed"
-        else:
-            status = "running" if run.events else "not started"
+        stopped = run.error if run.error is not None else run.interrupted
         return cls(
-            status=status,
+            status=run.status,
             language=check_language(language),
             rows=transcript_rows(run.messages),
             trace=tuple(line for e in run.events if (line := e.trace_line()) is not None),
@@ -183,8 +180,8 @@ class RunSnapshot:
             max_steps=run.runtime.max_steps,
             max_tool_calls=run.runtime.max_tool_calls,
             answer=run.result.answer if run.result is not None else None,
-            error_type=type(run.error).__name__ if run.error is not None else None,
-            error_message=str(run.error) if run.error is not None else None,
+            error_type=type(stopped).__name__ if stopped is not None else None,
+            error_message=str(stopped) if stopped is not None else None,
             handler_runs=handler_runs,
         )
 
@@ -200,8 +197,8 @@ class RunSnapshot:
 
     @property
     def finished(self) -> bool:
-        """True once nothing more can happen: answered, failed or refused."""
-        return self.status in ("answered", "failed", "refused")
+        """True once nothing more can happen: answered, failed, interrupted or refused."""
+        return self.status in ("answered", "failed", "interrupted", "refused")
 
     def budgets(self) -> str:
         """The counts beside their budgets, as the CLI prints them."""

@@ -85,6 +85,7 @@ _HIGHLIGHT = {
     "answered": "border-left:4px solid #2e7d32;background:rgba(46,125,50,0.12)",
     "failed": "border-left:4px solid #c62828;background:rgba(198,40,40,0.12)",
     "refused": "border-left:4px solid #c62828;background:rgba(198,40,40,0.12)",
+    "interrupted": "border-left:4px solid #ef6c00;background:rgba(239,108,0,0.12)",
 }
 _CELL = (
     "padding:2px 8px;text-align:left;vertical-align:top;white-space:pre-wrap;"
