@@ -315,7 +315,6 @@ def _positive_seconds(value: object) -> float:
     return float(value)
 
 
-
 def _provider_text(body: object) -> str:
     """The provider's own explanation from an error body, at most PREVIEW_CHARS long."""
     if isinstance(body, Mapping):
