@@ -27,12 +27,30 @@ def _require_text(value: object, field_name: str) -> str:
     defeat the uniqueness of ``call_id``); text holding a lone surrogate is refused here,
     where it enters, because it could not be sent on or printed.
     """
+    if type(value) is str and value.isascii() and value.strip():
+        return value  # the common case, already plain and valid
     if not isinstance(value, str) or not value.strip():
         raise InvalidModelTurnError(f"{field_name} must be a non-blank string, got {value!r}")
     try:
         return freeze(str.__str__(value), field_name)  # type: ignore[no-any-return]
     except ValueError as error:
         raise InvalidModelTurnError(str(error)) from None
+
+
+def _json_object(value: object, field_name: str) -> Mapping[str, Any]:
+    """Return a read-only deep copy of ``value`` if it is a JSON object."""
+    if type(value) is not dict and not isinstance(value, Mapping):
+        raise InvalidModelTurnError(
+            f"{field_name} must be a JSON object (a dict), got {type(value).__name__}: {value!r}"
+        )
+    try:
+        return freeze(value, field_name)  # type: ignore[no-any-return]
+    except ValueError as error:
+        raise InvalidModelTurnError(str(error)) from None
+
+
+_set = object.__setattr__
+"""Set a field of a frozen dataclass while it is being built (its normalised value)."""
 
 
 @dataclass(frozen=True)
@@ -59,18 +77,9 @@ class ToolCall:
     arguments: Mapping[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "call_id", _require_text(self.call_id, "ToolCall.call_id"))
-        object.__setattr__(self, "name", _require_text(self.name, "ToolCall.name"))
-        if not isinstance(self.arguments, Mapping):
-            raise InvalidModelTurnError(
-                f"ToolCall.arguments must be a JSON object (a dict), got "
-                f"{type(self.arguments).__name__}: {self.arguments!r}"
-            )
-        try:
-            frozen = freeze(self.arguments, "ToolCall.arguments")
-        except ValueError as error:
-            raise InvalidModelTurnError(str(error)) from None
-        object.__setattr__(self, "arguments", frozen)
+        _set(self, "call_id", _require_text(self.call_id, "ToolCall.call_id"))
+        _set(self, "name", _require_text(self.name, "ToolCall.name"))
+        _set(self, "arguments", _json_object(self.arguments, "ToolCall.arguments"))
 
     def as_message_entry(self) -> dict[str, Any]:
         """Return the call as the transcript stores it: ``{"call_id", "name", "arguments"}``."""

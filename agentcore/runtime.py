@@ -43,7 +43,7 @@ from agentcore.events import (
 )
 from agentcore.protocol import Model, ModelTurn, ToolCall
 from agentcore.tools import Tool, ToolRegistry
-from agentcore.transcript import Message, TranscriptView, freeze
+from agentcore.transcript import FrozenDict, FrozenList, Message, TranscriptView, freeze
 from agentcore.validation import int_at_least
 
 ToolErrorPolicy = Literal["stop", "observe"]
@@ -253,17 +253,18 @@ def _check_budget(run: AgentRun, calls: int, max_tool_calls: int) -> None:
 
 
 def _assistant_message(turn: ModelTurn) -> dict[str, Any]:
-    """The transcript entry for a model turn, in the chapter's format (section 6.1)."""
+    """The transcript entry for a model turn, in the chapter's format (section 6.1).
+
+    Its parts are already read-only and checked (``ToolCall`` and ``ModelTurn`` did that), so
+    they are wrapped as they are: recording the message does not walk them again.
+    """
     if turn.final_text is not None:
         message: dict[str, Any] = {"role": "assistant", "content": turn.final_text}
     else:
-        message = {
-            "role": "assistant",
-            "content": "",
-            "tool_calls": [call.as_message_entry() for call in turn.tool_calls],
-        }
+        calls = FrozenList(FrozenDict(call.as_message_entry()) for call in turn.tool_calls)
+        message = {"role": "assistant", "content": "", "tool_calls": calls}
     if turn.provider_items:
-        message["provider_items"] = list(turn.provider_items)
+        message["provider_items"] = FrozenList(turn.provider_items)
     return message
 
 

@@ -29,7 +29,10 @@ def _refuse(*_: object, **__: object) -> NoReturn:
 
 
 class FrozenDict(dict[str, Any]):
-    """A ``dict`` whose mutating methods raise ``TypeError``. Built only by :func:`freeze`."""
+    """A ``dict`` whose mutating methods raise ``TypeError``.
+
+    Built by :func:`freeze` (and by the runtime, from parts :func:`freeze` already made).
+    """
 
     __slots__ = ()
     __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = _refuse
@@ -47,7 +50,10 @@ class FrozenDict(dict[str, Any]):
 
 
 class FrozenList(list[Any]):
-    """A ``list`` whose mutating methods raise ``TypeError``. Built only by :func:`freeze`."""
+    """A ``list`` whose mutating methods raise ``TypeError``.
+
+    Built by :func:`freeze` (and by the runtime, from parts :func:`freeze` already made).
+    """
 
     __slots__ = ()
     __setitem__ = __delitem__ = append = extend = insert = pop = remove = _refuse
@@ -113,7 +119,7 @@ def _freeze(value: Any) -> Any:
     # Exact type checks first: every message is frozen, so the common cases must be cheap.
     kind = type(value)
     if kind is str:
-        return _utf8(value)
+        return value if value.isascii() else _utf8(value)
     if kind in _ALREADY_FROZEN:
         return value
     if kind is int:
@@ -170,15 +176,23 @@ def _finite(value: float) -> float:
 def _freeze_mapping(value: Mapping[Any, Any]) -> FrozenDict:
     frozen: dict[str, Any] = {}
     for key, item in value.items():
-        if not isinstance(key, str):
-            raise _NotJSON(f"has the key {key!r}; JSON object keys must be strings")
-        key = _utf8(str.__str__(key))
+        if type(key) is not str or not key.isascii():
+            key = _text_key(key)
+        if type(item) is str and item.isascii():  # the most common value: inline
+            frozen[key] = item
+            continue
         try:
             frozen[key] = _freeze(item)
         except _NotJSON as error:
             error.where.append(f"[{key!r}]")
             raise
     return FrozenDict(frozen)
+
+
+def _text_key(key: object) -> str:
+    if not isinstance(key, str):
+        raise _NotJSON(f"has the key {key!r}; JSON object keys must be strings")
+    return _utf8(str.__str__(key))
 
 
 def _freeze_sequence(value: list[Any] | tuple[Any, ...]) -> FrozenList:
