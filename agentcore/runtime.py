@@ -21,9 +21,7 @@ import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from types import TracebackType
-from typing import Any, Literal
-
-from pydantic import BaseModel
+from typing import TYPE_CHECKING, Any, Literal
 
 from agentcore.errors import (
     AgentRuntimeError,
@@ -45,6 +43,9 @@ from agentcore.protocol import Model, ModelTurn, ToolCall
 from agentcore.tools import Tool, ToolRegistry
 from agentcore.transcript import FrozenDict, FrozenList, Message, TranscriptView, freeze
 from agentcore.validation import int_at_least
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
 
 ToolErrorPolicy = Literal["stop", "observe"]
 """What a failing handler does to the run: end it, or become an observation for the model."""

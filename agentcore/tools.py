@@ -19,18 +19,20 @@ as JSON data in pydantic's strict JSON mode, which is what they are.
 
 from __future__ import annotations
 
-import inspect
 import json
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, ValidationError
+from pydantic_core import ValidationError
 
 from agentcore.errors import ToolArgumentsError, ToolExecutionError, UnknownToolError
 from agentcore.protocol import ToolCall, ToolSchema
 from agentcore.transcript import FrozenDict, FrozenList, freeze
+
+if TYPE_CHECKING:  # pydantic.BaseModel loads on the first Tool: `import agentcore` stays light
+    from pydantic import BaseModel
 
 TOOL_NAME_PATTERN = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 """Function names the providers accept (the OpenAI-compatible function-calling rule)."""
@@ -200,7 +202,7 @@ def observation_text(tool: str, result: Any, call_id: str | None = None) -> str:
     lone surrogate in a string.
     """
     try:
-        if isinstance(result, BaseModel):
+        if hasattr(type(result), "__pydantic_serializer__"):  # a pydantic model
             result = result.model_dump(mode="json")
         text = json.dumps(result, ensure_ascii=False, allow_nan=False)
         if not text.isascii():
@@ -295,6 +297,8 @@ def _check_tool(tool: Tool) -> None:
         )
     if not isinstance(tool.description, str) or not tool.description.strip():
         raise ValueError(f"Tool {tool.name!r} needs a non-blank description for the model")
+    from pydantic import BaseModel
+
     model = tool.arguments_model
     if not (isinstance(model, type) and issubclass(model, BaseModel)):
         raise TypeError(
@@ -309,6 +313,8 @@ def _check_tool(tool: Tool) -> None:
             "functions that return their result (the runtime runs calls one after another)"
         )
     # Catch a handler/model mismatch when the tool is built, not in the middle of a run.
+    import inspect
+
     try:
         signature = inspect.signature(tool.handler)
     except (TypeError, ValueError):
@@ -325,6 +331,8 @@ def _check_tool(tool: Tool) -> None:
 
 def _is_async(handler: Callable[..., Any]) -> bool:
     """True for a coroutine or async-generator function, or an object whose call is one."""
+    import inspect
+
     for candidate in (handler, getattr(handler, "__call__", None)):  # noqa: B004
         if inspect.iscoroutinefunction(candidate) or inspect.isasyncgenfunction(candidate):
             return True
