@@ -58,9 +58,9 @@ from agentcore.events import (
     ToolObservation,
 )
 from agentcore.protocol import Model, ModelTurn, ToolCall, ToolSchema
-from agentcore.runtime import AgentRun, AgentRuntime, RunResult, ToolErrorPolicy
+from agentcore.runtime import AgentRun, AgentRuntime, RunResult, RunStatus, ToolErrorPolicy
 from agentcore.scripted import ScriptedModel
-from agentcore.tools import Tool, ToolRegistry
+from agentcore.tools import Tool, ToolRegistry, strict_json_schema
 from agentcore.transcript import Message, TranscriptView
 
 if TYPE_CHECKING:
@@ -129,6 +129,7 @@ __all__ = [
     "RunEvent",
     "RunFailed",
     "RunResult",
+    "RunStatus",
     "ScriptExhaustedError",
     "ScriptedModel",
     "ScriptedWeatherModel",
@@ -148,6 +149,7 @@ __all__ = [
     "celsius_to_fahrenheit",
     "describe_temperature",
     "get_teaching_weather",
+    "strict_json_schema",
     "weather_request",
 ]
 

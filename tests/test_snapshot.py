@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from agentcore import FinalAnswer
 from agentcore.course.experiments import max_steps_limit, two_calls_in_one_turn
 from agentcore.course.snapshot import RunSnapshot, TranscriptRow, event_line, transcript_rows
@@ -44,3 +46,19 @@ def test_event_line_names_a_final_decision() -> None:
     events = [event for event in run]
     assert event_line(events[-2]) == "[3] DECIDE  final text"
     assert isinstance(events[-1], FinalAnswer)
+
+
+def test_an_interrupted_run_reads_as_interrupted() -> None:
+    from agentcore import AgentRuntime, ModelTurn, ScriptedModel
+
+    def interrupt(messages: object, tools: object) -> ModelTurn:
+        raise KeyboardInterrupt
+
+    run = AgentRuntime(ScriptedModel(interrupt), []).start("Go.")
+    with pytest.raises(KeyboardInterrupt):
+        run.step()
+    snapshot = RunSnapshot.of_run(run)
+    assert run.status == snapshot.status == "interrupted" and snapshot.finished
+    assert snapshot.error_type == "KeyboardInterrupt"
+    assert snapshot.text().startswith("status: interrupted")
+    assert RunSnapshot.of_run(run, language="zh-CN").text().startswith("状态：已中断")
