@@ -364,8 +364,8 @@ def main() -> None:
     print(f"{'':<28}" + "".join(f"{name:>20}" for name in names))
 
     runners = {name: BUILDERS[name](chapter_decision, CHAPTER_TOOLS, 6) for name in names}
-    figures = interleaved_medians(runners, max(3, int(1000 * scale)))
-    print_row("chapter run (3 turns), us/run", figures, "us", names)
+    per_run = interleaved_medians(runners, max(3, int(1000 * scale)))
+    print_row("chapter run (3 turns), us/run", per_run, "us", names)
     per_turn: dict[int, dict[str, float]] = {}
     for turns in (10, 100, 1000):
         decide = pinging_decision(turns)
@@ -385,9 +385,13 @@ def main() -> None:
     core = "agentcore"
     growth = per_turn[1000][core] / per_turn[10][core]
     overhead = (imports[core] - imports["plain loop"]) * 1e3
+    run_ratio = per_run[core] / per_run["plain loop"]
     worst = max(figures[core] / figures["plain loop"] for figures in per_turn.values())
     print()
-    print(f"agentcore / plain loop, worst per-turn ratio: {worst:.2f}x (target <= 3x)")
+    print(
+        f"agentcore / plain loop: per run {run_ratio:.2f}x, per turn at most {worst:.2f}x", end=""
+    )
+    print(" (target <= 3x)")
     print(f"agentcore per turn, 1,000-turn run / 10-turn run: {growth:.2f}x (target <= 1.5x)")
     print(f"import agentcore - import pydantic: {overhead:.1f} ms (target <= 25 ms)")
 
