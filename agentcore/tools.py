@@ -201,6 +201,11 @@ def observation_text(tool: str, result: Any, call_id: str | None = None) -> str:
     infinity, a set, an arbitrary object, nesting too deep, a computed field that raises, a
     lone surrogate in a string.
     """
+    if hasattr(result, "__await__"):  # a sync handler that returned a coroutine
+        getattr(result, "close", lambda: None)()  # never awaited: close it quietly
+        raise ToolExecutionError(
+            tool, "returned an awaitable; handlers are synchronous", call_id=call_id
+        )
     try:
         if hasattr(type(result), "__pydantic_serializer__"):  # a pydantic model
             result = result.model_dump(mode="json")

@@ -463,3 +463,16 @@ def test_a_reply_the_adapter_rejected_is_kept_in_the_transcript() -> None:
         {"role": "user", "content": "Go."},
         {"role": "assistant", "content": "", "rejected": raw},
     ]
+
+
+def test_a_handler_that_returns_a_coroutine_fails_without_a_never_awaited_warning() -> None:
+    import warnings
+
+    async def later() -> str:
+        return "x"
+
+    tool = echo_tool(lambda text: later())
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(ToolExecutionError, match="awaitable"):
+            AgentRuntime(calls_then_answer({"text": "x"}), [tool]).run("Go.")
