@@ -178,8 +178,8 @@ class Model(Protocol):
     ``generate(messages, tools)`` receives the transcript so far (a read-only sequence of
     message dicts that stays as it was handed over, even after the run goes on) and the tool
     schemas (``{"name", "description", "parameters"}`` each, ``parameters`` the strict JSON
-    Schema), and returns a :class:`ModelTurn`. The scripted models and the DeepSeek adapter all satisfy
-    it; the runtime cannot tell them apart.
+    Schema), and returns a :class:`ModelTurn`. The scripted models and the DeepSeek adapter
+    all satisfy it; the runtime cannot tell them apart.
     """
 
     def generate(self, messages: Sequence[Message], tools: Sequence[ToolSchema]) -> ModelTurn:

@@ -209,7 +209,7 @@ def observation_text(tool: str, result: Any, call_id: str | None = None) -> str:
     try:
         if hasattr(type(result), "__pydantic_serializer__"):  # a pydantic model
             result = result.model_dump(mode="json")
-        text = json.dumps(result, ensure_ascii=False, allow_nan=False)
+        text = _OBSERVATION_JSON.encode(result)
         if not text.isascii():
             text.encode("utf-8")  # a lone surrogate would break the next request
         return text
@@ -222,6 +222,10 @@ def observation_text(tool: str, result: Any, call_id: str | None = None) -> str:
             "return dicts, lists, strings, finite numbers, booleans or None",
             call_id=call_id,
         ) from error
+
+
+_OBSERVATION_JSON = json.JSONEncoder(ensure_ascii=False, allow_nan=False)
+"""``json.dumps(..., ensure_ascii=False, allow_nan=False)``, built once (a run calls it often)."""
 
 
 def strict_json_schema(model: type[BaseModel]) -> dict[str, Any]:
