@@ -1337,7 +1337,12 @@ class ReminderArguments(BaseModel):
     text: str = Field(description="The reminder to send.")
 
 
-REMINDER_TEXT = "Take an umbrella: Tokyo is cloudy."
+REMINDER_TEXT = {"en": "Take an umbrella: Tokyo is cloudy.", "zh-CN": "带伞：东京多云。"}
+REMINDER_FINAL = {
+    "en": ("The reminder is sent.", "The reminder failed."),
+    "zh-CN": ("提醒已发出。", "提醒发送失败。"),
+}
+"""The model stand-in's reminder and final texts, in the language set by ``set_language``."""
 
 
 def reminder_runtime(send_reminder: Callable[..., Any], on_tool_error: str) -> AgentRuntime:
@@ -1345,7 +1350,8 @@ def reminder_runtime(send_reminder: Callable[..., Any], on_tool_error: str) -> A
 
     The model stand-in (a function script) asks for ``send_reminder`` (``call-remind``); if
     the last observation is a failure it asks once more as ``call-remind-retry``, then gives
-    up with a final text. ``on_tool_error`` is ``"stop"`` or ``"observe"``. Raises what
+    up with a final text (texts in :func:`agentcore.course.text.current_language`).
+    ``on_tool_error`` is ``"stop"`` or ``"observe"``. Raises what
     ``Tool`` raises when the handler does not fit ``ReminderArguments`` (a ``TypeError``).
     """
     tool = Tool(
@@ -1355,14 +1361,19 @@ def reminder_runtime(send_reminder: Callable[..., Any], on_tool_error: str) -> A
         handler=send_reminder,
     )
 
+    from agentcore.course.text import current_language
+
+    language = current_language()
+
     def retry_once(messages: Sequence[Mapping[str, Any]], tools: Any) -> ModelTurn:
         tries = sum(1 for m in messages if m.get("role") == "tool")
         last = json.loads(messages[-1]["content"]) if tries else {}
         if tries < 2 and (tries == 0 or "error" in last):
             call_id = "call-remind" if tries == 0 else "call-remind-retry"
-            call = ToolCall(call_id, "send_reminder", {"text": REMINDER_TEXT})
+            call = ToolCall(call_id, "send_reminder", {"text": REMINDER_TEXT[language]})
             return ModelTurn(tool_calls=(call,))
-        return ModelTurn(final_text="done" if "error" not in last else "the reminder failed")
+        sent, failed = REMINDER_FINAL[language]
+        return ModelTurn(final_text=failed if "error" in last else sent)
 
     return AgentRuntime(ScriptedModel(retry_once), [tool], on_tool_error=on_tool_error)  # type: ignore[arg-type]
 
