@@ -1337,14 +1337,6 @@ class ReminderArguments(BaseModel):
     text: str = Field(description="The reminder to send.")
 
 
-REMINDER_TEXT = {"en": "Take an umbrella: Tokyo is cloudy.", "zh-CN": "带伞：东京多云。"}
-REMINDER_FINAL = {
-    "en": ("The reminder is sent.", "The reminder failed."),
-    "zh-CN": ("提醒已发出。", "提醒发送失败。"),
-}
-"""The model stand-in's reminder and final texts, in the language set by ``set_language``."""
-
-
 def reminder_runtime(send_reminder: Callable[..., Any], on_tool_error: str) -> AgentRuntime:
     """A runtime whose only tool is ``send_reminder`` and whose model retries a failure once.
 
@@ -1361,18 +1353,18 @@ def reminder_runtime(send_reminder: Callable[..., Any], on_tool_error: str) -> A
         handler=send_reminder,
     )
 
-    from agentcore.course.text import current_language
+    from agentcore.course.text import phrase
 
-    language = current_language()
+    reminder = phrase("lesson 06.reminder")
+    sent, failed = phrase("lesson 06.reminder sent"), phrase("lesson 06.reminder failed")
 
     def retry_once(messages: Sequence[Mapping[str, Any]], tools: Any) -> ModelTurn:
         tries = sum(1 for m in messages if m.get("role") == "tool")
         last = json.loads(messages[-1]["content"]) if tries else {}
         if tries < 2 and (tries == 0 or "error" in last):
             call_id = "call-remind" if tries == 0 else "call-remind-retry"
-            call = ToolCall(call_id, "send_reminder", {"text": REMINDER_TEXT[language]})
+            call = ToolCall(call_id, "send_reminder", {"text": reminder})
             return ModelTurn(tool_calls=(call,))
-        sent, failed = REMINDER_FINAL[language]
         return ModelTurn(final_text=failed if "error" in last else sent)
 
     return AgentRuntime(ScriptedModel(retry_once), [tool], on_tool_error=on_tool_error)  # type: ignore[arg-type]
