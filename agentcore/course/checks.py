@@ -21,12 +21,18 @@ turn, the hard-coded answer, the guesser, ``return False``, a too-broad ``except
 
 from __future__ import annotations
 
+import hashlib
+import inspect
 import json
+import linecache
 import re
 from collections.abc import Callable, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from pydantic import BaseModel, ConfigDict, Field  # lesson 06: ReminderArguments
+
+from agentcore import runtime as _runtime_module  # lesson 06: runtime_unchanged()
 from agentcore.course.experiments import failing_handler, max_steps_limit, third_tool
 from agentcore.course.teaching_tools import (
     CONVERSION_TOOL,
@@ -44,7 +50,7 @@ from agentcore.errors import (
     ToolExecutionError,
 )
 from agentcore.protocol import ModelTurn, ToolCall
-from agentcore.runtime import AgentRuntime, RunResult
+from agentcore.runtime import AgentRun, AgentRuntime, RunResult
 from agentcore.scripted import ScriptedModel
 from agentcore.tools import Tool
 
@@ -1218,6 +1224,526 @@ def check(exercise: str, language: str = "en") -> None:
 def accepted(exercise: str, language: str = "en") -> bool:
     """Whether the answer is accepted: for nbgrader's hidden tests, ``assert accepted(...)``."""
     return verdict(exercise, language)[0]
+
+
+# ----------------------------------------------------------------------------- lesson 06 (issue 13)
+# Lesson 06's learner tasks for sections 12 and 13: the learner builds each experiment, and
+# these judges run it through an unchanged AgentRuntime and compare with the run's own events.
+
+_RUNTIME_SOURCE_HASH = hashlib.sha256(inspect.getsource(_runtime_module).encode()).hexdigest()
+_RUNTIME_CLASSES = (AgentRuntime, AgentRun)
+_RUNTIME_ATTRIBUTES = {cls: dict(vars(cls)) for cls in _RUNTIME_CLASSES}
+
+
+def runtime_unchanged() -> bool:
+    """Whether ``agentcore.runtime`` is as it was when this module was imported.
+
+    Compares a SHA-256 of the module's source (read again from disk) with the hash taken at
+    import, and every attribute of ``AgentRuntime`` and ``AgentRun`` with the ones seen then
+    (so a monkeypatched method shows too). Returns a bool; never raises.
+    """
+    try:
+        linecache.checkcache(_runtime_module.__file__)
+        source = inspect.getsource(_runtime_module)
+    except (OSError, TypeError):
+        return False
+    if hashlib.sha256(source.encode()).hexdigest() != _RUNTIME_SOURCE_HASH:
+        return False
+    if _runtime_module.AgentRuntime is not AgentRuntime or _runtime_module.AgentRun is not AgentRun:
+        return False
+    return all(dict(vars(cls)) == _RUNTIME_ATTRIBUTES[cls] for cls in _RUNTIME_CLASSES)
+
+
+def _finished_run(runtime: AgentRuntime, request: str) -> AgentRun:
+    run = runtime.start(request)
+    for _ in run:  # to the end; a failed run keeps its error on run.error
+        pass
+    return run
+
+
+def _tool_names(messages: Sequence[Mapping[str, Any]]) -> list[str]:
+    return [str(m["name"]) for m in messages if m.get("role") == "tool"]
+
+
+def _two_calls(ns: Namespace) -> Judgement:
+    """Your turn: two calls in one turn, then a turn that reuses one of their call_ids."""
+    turns, prediction = ns["my_turns"], ns["my_prediction"]
+    if not isinstance(turns, (list, tuple)) or not all(isinstance(t, ModelTurn) for t in turns):
+        return False, "turns_not_list", {"kind": _kind(turns)}
+    if len(turns) < 2:
+        return False, "turns_too_few", {"count": len(turns)}
+    first = turns[0].tool_calls
+    if len(first) != 2:
+        return False, "turns_first", {"count": len(first)}
+    second_ids = {call.call_id for call in turns[1].tool_calls}
+    if not second_ids & {call.call_id for call in first}:
+        return False, "turns_second_fresh", {}
+    run = _finished_run(AgentRuntime(ScriptedModel(list(turns)), build_tools()), weather_request())
+    if not isinstance(run.error, InvalidModelTurnError) or run.model_turns != 2:
+        failure = "-" if run.error is None else _error(run.error)
+        return False, "turns_not_refused", {"error": failure, "turns": run.model_turns}
+    if not isinstance(prediction, Mapping):
+        return False, "prediction_not_a_dict", {"name": "my_prediction", "kind": _kind(prediction)}
+    if prediction.get("tool executions") != run.tool_executions:
+        return False, "turns_prediction_executions", {}
+    if prediction.get("error") != _error(run.error):
+        return False, "turns_prediction_error", {}
+    return True, "turns_right", {}
+
+
+def _hot_weather_tool() -> Tool:
+    return _weather_tool_with(
+        {
+            "Tokyo": {"city": "Tokyo", "temperature_c": 30.0, "condition": "sunny"},
+            "Paris": {"city": "Paris", "temperature_c": 30.0, "condition": "sunny"},
+        }
+    )
+
+
+def _describe_temperature(ns: Namespace) -> Judgement:
+    """Your turn: the third tool, by changing only the tools and the model stand-in."""
+    tool, script = ns["my_describe_tool"], ns["describe_script"]
+    if not isinstance(tool, Tool):
+        return False, "describe_not_a_tool", {"kind": _kind(tool)}
+    if tool.name != DESCRIBE_TEMPERATURE_TOOL.name:
+        return False, "describe_name", {"name": tool.name}
+    if not callable(script) or isinstance(script, (list, tuple)):
+        return False, "describe_not_a_function", {"kind": _kind(script)}
+    expected = {"Tokyo": "mild", "hot": "hot"}
+    for case, weather in (("Tokyo", WEATHER_TOOL), ("hot", _hot_weather_tool())):
+        runtime = AgentRuntime(ScriptedModel(script), [weather, CONVERSION_TOOL, tool])
+        run = _finished_run(runtime, weather_request(task="describe"))
+        if run.error is not None:
+            cause = run.error.__cause__ or run.error
+            if isinstance(cause, _AnswerRaised):
+                cause = cause.error
+            return False, "describe_failed", {"error": _error(cause)}
+        names = _tool_names(run.messages)
+        if names != [WEATHER_TOOL.name, CONVERSION_TOOL.name, tool.name]:
+            return False, "describe_trace", {"tools": ", ".join(names) or "-"}
+        described = json.loads(run.messages[-2]["content"])
+        if described.get("description") != expected[case]:
+            return False, "describe_hard_coded", {}
+    if not runtime_unchanged():
+        return False, "describe_runtime_changed", {}
+    return True, "describe_right", {}
+
+
+class ReminderArguments(BaseModel):
+    """Arguments of ``send_reminder``: the reminder's text."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    text: str = Field(description="The reminder to send.")
+
+
+def reminder_runtime(send_reminder: Callable[..., Any], on_tool_error: str) -> AgentRuntime:
+    """A runtime whose only tool is ``send_reminder`` and whose model retries a failure once.
+
+    The model stand-in (a function script) asks for ``send_reminder`` (``call-remind``); if
+    the last observation is a failure it asks once more as ``call-remind-retry``, then gives
+    up with a final text (texts in :func:`agentcore.course.text.current_language`).
+    ``on_tool_error`` is ``"stop"`` or ``"observe"``. Raises what
+    ``Tool`` raises when the handler does not fit ``ReminderArguments`` (a ``TypeError``).
+    """
+    tool = Tool(
+        name="send_reminder",
+        description="Send the user a reminder; returns a confirmation.",
+        arguments_model=ReminderArguments,
+        handler=send_reminder,
+    )
+
+    from agentcore.course.text import phrase
+
+    reminder = phrase("lesson 06.reminder")
+    sent, failed = phrase("lesson 06.reminder sent"), phrase("lesson 06.reminder failed")
+
+    def retry_once(messages: Sequence[Mapping[str, Any]], tools: Any) -> ModelTurn:
+        tries = sum(1 for m in messages if m.get("role") == "tool")
+        last = json.loads(messages[-1]["content"]) if tries else {}
+        if tries < 2 and (tries == 0 or "error" in last):
+            call_id = "call-remind" if tries == 0 else "call-remind-retry"
+            call = ToolCall(call_id, "send_reminder", {"text": reminder})
+            return ModelTurn(tool_calls=(call,))
+        return ModelTurn(final_text=failed if "error" in last else sent)
+
+    return AgentRuntime(ScriptedModel(retry_once), [tool], on_tool_error=on_tool_error)  # type: ignore[arg-type]
+
+
+def _failing_reminder(ns: Namespace) -> Judgement:
+    """Your turn: a handler that sends (a side effect), then raises."""
+    handler, outbox = ns["send_reminder"], ns.get("outbox")
+    if not isinstance(outbox, list):
+        return False, "reminder_no_outbox", {}
+    kept = list(outbox)
+    try:
+        sent: dict[str, int] = {}
+        for policy in ("stop", "observe"):
+            outbox.clear()
+            try:
+                runtime = reminder_runtime(handler, policy)
+            except TypeError as error:
+                raise _AnswerRaised("send_reminder", error) from error
+            run = _finished_run(runtime, "Remind me to take an umbrella.")
+            sent[policy] = len(outbox)
+            if policy == "stop" and not isinstance(run.error, ToolExecutionError):
+                return False, "reminder_no_raise", {}
+        if sent["stop"] == 0:
+            return False, "reminder_no_side_effect", {}
+        if sent != {"stop": 1, "observe": 2}:
+            return False, "reminder_counts", {"stop": sent["stop"], "observe": sent["observe"]}
+    finally:
+        outbox[:] = kept
+    return True, "reminder_right", {}
+
+
+def _reminder_twice(ns: Namespace) -> Judgement:
+    """Your turn: how many reminders went out under each policy; does a retry send it twice?"""
+    reminders, twice = ns["my_reminders"], ns["sent_twice"]
+    if not isinstance(reminders, Mapping):
+        return False, "prediction_not_a_dict", {"name": "my_reminders", "kind": _kind(reminders)}
+    if reminders.get("stop") != 1:
+        return False, "twice_stop", {}
+    if reminders.get("observe") != 2:
+        return False, "twice_observe", {}
+    if twice is not True:
+        return False, "twice_answer", {}
+    return True, "twice_right", {}
+
+
+def _max_steps_one(ns: Namespace) -> Judgement:
+    """Your turn: predict the run of the Tokyo task with ``max_steps=1``."""
+    prediction = ns["my_max_steps_prediction"]
+    if not isinstance(prediction, Mapping):
+        name = "my_max_steps_prediction"
+        return False, "prediction_not_a_dict", {"name": name, "kind": _kind(prediction)}
+    runtime = AgentRuntime(ScriptedWeatherModel(), build_tools(), max_steps=1)
+    run = _finished_run(runtime, weather_request())
+    actual = {
+        "status": run.status if hasattr(run, "status") else ("failed" if run.error else "answered"),
+        "model turns": run.model_turns,
+        "tool executions": run.tool_executions,
+        "error": "-" if run.error is None else _error(run.error),
+    }
+    wrong = [key for key in actual if prediction.get(key) != actual[key]]
+    if wrong:
+        return False, "max_steps_wrong", {"count": len(wrong), "field": wrong[0]}
+    return True, "max_steps_right", {}
+
+
+TRAJECTORY_STEPS = {
+    "A": ("FinalAnswer", None),
+    "B": ("ModelDecision", "celsius_to_fahrenheit"),
+    "C": ("ToolAction", "get_teaching_weather"),
+    "D": ("ToolObservation", "get_teaching_weather"),
+    "E": ("ModelDecision", None),
+    "F": ("ModelDecision", "get_teaching_weather"),
+    "G": ("ToolObservation", "celsius_to_fahrenheit"),
+    "H": ("ToolAction", "celsius_to_fahrenheit"),
+}
+"""The shuffled steps of the Tokyo run (lesson 06, section 13): event type and tool name."""
+
+
+def _event_step(event: Any) -> str | None:
+    from agentcore.events import ModelDecision, ToolAction, ToolObservation
+
+    if isinstance(event, ModelDecision):
+        calls = event.turn.tool_calls
+        key = ("ModelDecision", calls[0].name if calls else None)
+    elif isinstance(event, (ToolAction, ToolObservation)):
+        key = (type(event).__name__, event.call.name)
+    else:
+        key = (type(event).__name__, None)
+    return next((step for step, value in TRAJECTORY_STEPS.items() if value == key), None)
+
+
+def _trajectory(ns: Namespace) -> Judgement:
+    """Your turn: the Tokyo trajectory's steps in order, each with who acts."""
+    from agentcore.course.snapshot import holder
+
+    answer = ns["my_trajectory"]
+    if not isinstance(answer, (list, tuple)) or not all(
+        isinstance(item, (list, tuple)) and len(item) == 2 for item in answer
+    ):
+        return False, "trajectory_format", {"kind": _kind(answer)}
+    run = _finished_run(AgentRuntime(ScriptedWeatherModel(), build_tools()), weather_request())
+    expected = [(_event_step(event), holder(event)) for event in run.events]
+    if len(answer) != len(expected):
+        return False, "trajectory_length", {"count": len(answer), "total": len(expected)}
+    for position, ((step, who), (right_step, right_who)) in enumerate(
+        zip(answer, expected, strict=True), start=1
+    ):
+        if step != right_step:
+            return False, "trajectory_order", {"position": position}
+        if who != right_who:
+            return False, "trajectory_holder", {"step": step}
+    return True, "trajectory_right", {}
+
+
+WHERE_QUESTIONS = ("decides", "executes", "state", "errors", "stops")
+WHERE_ACCEPTED: dict[str, set[tuple[str, str]]] = {
+    "decides": {
+        ("runtime.py", "_ask_model"),
+        ("protocol.py", "generate"),
+        ("protocol.py", "Model"),
+        ("scripted.py", "generate"),
+        ("weather.py", "generate"),
+        ("deepseek.py", "generate"),
+    },
+    "executes": {("tools.py", "execute"), ("tools.py", "invoke"), ("runtime.py", "_execute")},
+    "state": {("runtime.py", "AgentRun"), ("runtime.py", "record")},
+    "errors": {
+        ("runtime.py", "_check_turn"),
+        ("runtime.py", "_check_call_ids"),
+        ("runtime.py", "_check_budget"),
+        ("runtime.py", "_execute"),
+        ("tools.py", "validate"),
+        ("tools.py", "prepare"),
+        ("tools.py", "get"),
+        ("protocol.py", "__post_init__"),
+    },
+    "stops": {("runtime.py", "_loop")},
+}
+"""Lesson 06's five "where" questions: (file, function or class) answers that are right."""
+
+_WHERE_MODULES = {
+    "runtime.py": "agentcore.runtime",
+    "tools.py": "agentcore.tools",
+    "protocol.py": "agentcore.protocol",
+    "scripted.py": "agentcore.scripted",
+    "errors.py": "agentcore.errors",
+    "events.py": "agentcore.events",
+    "weather.py": "agentcore.course.weather",
+    "deepseek.py": "agentcore.providers.deepseek",
+}
+
+
+def _defines(file: str, name: str) -> bool:
+    import importlib
+
+    module_name = _WHERE_MODULES.get(file)
+    if module_name is None:
+        return False
+    source = inspect.getsource(importlib.import_module(module_name))
+    return re.search(rf"^\s*(?:def|class)\s+{re.escape(name)}\b", source, re.M) is not None
+
+
+def _where(ns: Namespace) -> Judgement:
+    """Your turn: the chapter's five "where" questions, each as (file, function)."""
+    answers = ns["my_where"]
+    if not isinstance(answers, Mapping):
+        return False, "prediction_not_a_dict", {"name": "my_where", "kind": _kind(answers)}
+    missing = [question for question in WHERE_QUESTIONS if question not in answers]
+    if missing:
+        return False, "where_missing", {"questions": ", ".join(missing)}
+    for question in WHERE_QUESTIONS:
+        answer = answers[question]
+        if (
+            not isinstance(answer, (list, tuple))
+            or len(answer) != 2
+            or not all(isinstance(part, str) for part in answer)
+        ):
+            return False, "where_format", {"question": question}
+        file = answer[0].replace("\\", "/").rsplit("/", 1)[-1]
+        name = answer[1].rsplit(".", 1)[-1].removesuffix("()")
+        if not _defines(file, name):
+            return False, "where_no_such", {"question": question, "file": file, "function": name}
+        if (file, name) not in WHERE_ACCEPTED[question]:
+            return False, "where_wrong", {"question": question, "what_key": f"where_{question}"}
+    return True, "where_right", {}
+
+
+MESSAGES.update(
+    {
+        "prediction_not_a_dict": {
+            "en": "{name} should be a dict, like the one in the cell; it is a {kind}.",
+            "zh-CN": "{name} 应该是一个 dict，照单元格里给出的样子写；现在它是 {kind}。",
+        },
+        "turns_not_list": {
+            "en": "my_turns should be a list of ModelTurn; it is a {kind}.",
+            "zh-CN": "my_turns 应该是由 ModelTurn 组成的 list；现在它是 {kind}。",
+        },
+        "turns_too_few": {
+            "en": "my_turns holds {count} turn(s); the experiment needs two model turns.",
+            "zh-CN": "my_turns 里只有 {count} 个轮次；这个实验需要两个模型轮次。",
+        },
+        "turns_first": {
+            "en": "the first turn holds {count} tool call(s); it should ask for two at once.",
+            "zh-CN": "第一轮里有 {count} 个工具调用；它应该一次请求两个。",
+        },
+        "turns_second_fresh": {
+            "en": "the second turn uses only new call_ids; reuse one from the first turn.",
+            "zh-CN": "第二轮只用了新的 call_id；请复用第一轮里的某一个。",
+        },
+        "turns_not_refused": {
+            "en": "the runtime did not refuse turn 2 (error: {error}, model turns: {turns}); does turn 2 reuse an id and ask for a registered tool?",
+            "zh-CN": "Runtime 没有在第 2 轮拒绝（错误：{error}，模型轮次：{turns}）。第 2 轮是否复用了 id，并且请求的是已注册的工具？",
+        },
+        "turns_prediction_executions": {
+            "en": "your turns are right, but your predicted number of tool executions is not: which handlers ran before turn 2 was refused?",
+            "zh-CN": "你写的轮次没问题，但预测的工具执行次数不对：第 2 轮被拒绝之前，哪些 handler 已经运行过？",
+        },
+        "turns_prediction_error": {
+            "en": "your turns are right, but not the error you predicted: which check refuses a reused call_id?",
+            "zh-CN": "你写的轮次没问题，但预测的错误不对：重复的 call_id 是被哪一项检查拒绝的？",
+        },
+        "turns_right": {
+            "en": "two calls ran one after the other in turn 1, and the reused call_id was refused in turn 2, as you predicted.",
+            "zh-CN": "第 1 轮的两个调用依次执行，第 2 轮复用的 call_id 被拒绝，和你的预测一致。",
+        },
+        "describe_not_a_tool": {
+            "en": "my_describe_tool should be a Tool; it is a {kind}.",
+            "zh-CN": "my_describe_tool 应该是一个 Tool；现在它是 {kind}。",
+        },
+        "describe_name": {
+            "en": "your tool is named {name}; the model stand-in asks for describe_temperature.",
+            "zh-CN": "你的工具叫 {name}；模型替身请求的是 describe_temperature。",
+        },
+        "describe_not_a_function": {
+            "en": "describe_script should be a function (messages, tools) -> ModelTurn; it is a {kind}.",
+            "zh-CN": "describe_script 应该是一个函数 (messages, tools) -> ModelTurn；现在它是 {kind}。",
+        },
+        "describe_failed": {
+            "en": "the run with your tool and your script failed with {error}.",
+            "zh-CN": "用你的工具和脚本运行时，运行以 {error} 失败。",
+        },
+        "describe_trace": {
+            "en": "the run executed these tools: {tools}; it should be weather, conversion, description, in that order.",
+            "zh-CN": "这次运行执行的工具是：{tools}；应该依次是天气、换算、描述。",
+        },
+        "describe_hard_coded": {
+            "en": "with other weather records your run still described the old temperature: does your script read the conversion's observation?",
+            "zh-CN": "换一组天气记录后，你的运行描述的还是原来的温度：你的脚本读取换算的观察结果了吗？",
+        },
+        "describe_runtime_changed": {
+            "en": "the run worked, but agentcore.runtime is not as it was: the task is to change only the tool and the model stand-in.",
+            "zh-CN": "运行成功了，但 agentcore.runtime 已经不是原来的样子：这个任务只允许改工具和模型替身。",
+        },
+        "describe_right": {
+            "en": "three tools in the right order, the description follows the real temperature, and the runtime's source is unchanged.",
+            "zh-CN": "三个工具顺序正确，描述跟着真实温度走，Runtime 的源码没有改动。",
+        },
+        "reminder_no_outbox": {
+            "en": "outbox is gone; run the cell that defines outbox = [] again.",
+            "zh-CN": "找不到 outbox；请重新运行定义 outbox = [] 的单元格。",
+        },
+        "reminder_no_raise": {
+            "en": "under stop the run did not fail with ToolExecutionError: does your handler raise?",
+            "zh-CN": "在 stop 策略下，运行没有以 ToolExecutionError 失败：你的 handler 抛出异常了吗？",
+        },
+        "reminder_no_side_effect": {
+            "en": "your handler raised, but nothing reached outbox: send first (the side effect), then raise.",
+            "zh-CN": "你的 handler 抛出了异常，但 outbox 里什么也没有：先发送（副作用），再抛出异常。",
+        },
+        "reminder_counts": {
+            "en": "outbox got {stop} reminder(s) under stop and {observe} under observe; each run of the handler should send exactly one.",
+            "zh-CN": "stop 下 outbox 收到 {stop} 条提醒，observe 下收到 {observe} 条；handler 每运行一次应该恰好发送一条。",
+        },
+        "reminder_right": {
+            "en": "your handler sends, then raises: the run fails under stop, and under observe the model gets a turn to try again.",
+            "zh-CN": "你的 handler 先发送再抛出异常：stop 下运行失败，observe 下模型还有一轮可以再试。",
+        },
+        "twice_stop": {
+            "en": "look again at stop: how many times did the handler run before the run failed?",
+            "zh-CN": "再看看 stop：运行失败之前，handler 运行了几次？",
+        },
+        "twice_observe": {
+            "en": "look again at observe: the model asked once more; how many times did the handler run?",
+            "zh-CN": "再看看 observe：模型又请求了一次；handler 一共运行了几次？",
+        },
+        "twice_answer": {
+            "en": "your counts are right; now read them again: would a retry send the reminder twice?",
+            "zh-CN": "次数数对了；再读一遍：重试会不会把提醒发两次？",
+        },
+        "twice_right": {
+            "en": "a retry runs the handler, and its side effect, again: ask whether an action can safely happen twice before retrying it.",
+            "zh-CN": "重试会再次运行 handler，连同它的副作用：重试之前先问，这个动作能不能安全地执行两次。",
+        },
+        "max_steps_wrong": {
+            "en": "{count} of 4 predictions differ from the run; look again at {field}.",
+            "zh-CN": "4 项预测中有 {count} 项和运行结果不同；再看看 {field}。",
+        },
+        "max_steps_right": {
+            "en": "the model's one turn asked for a tool, the tool ran, and the budget stopped the run before the model could read it.",
+            "zh-CN": "模型唯一的一轮请求了工具，工具也执行了，但模型还没来得及读结果，预算就让运行停了下来。",
+        },
+        "trajectory_format": {
+            "en": 'my_trajectory should be a list of (step, holder) pairs, like ("F", "model"); it is a {kind}.',
+            "zh-CN": 'my_trajectory 应该是由 (步骤, 执行方) 组成的 list，例如 ("F", "model")；现在它是 {kind}。',
+        },
+        "trajectory_length": {
+            "en": "my_trajectory has {count} steps; the run has {total} events.",
+            "zh-CN": "my_trajectory 里有 {count} 步；这次运行有 {total} 个事件。",
+        },
+        "trajectory_order": {
+            "en": "the order differs from the run's events at position {position}.",
+            "zh-CN": "从第 {position} 个位置起，顺序和运行的事件不一致。",
+        },
+        "trajectory_holder": {
+            "en": "the order is right up to step {step}, but not who acts there: the model decides, the runtime holds control, the tool executes.",
+            "zh-CN": "到步骤 {step} 为止顺序都对，但那一步的执行方不对：模型做决策，Runtime 掌握控制权，工具负责执行。",
+        },
+        "trajectory_right": {
+            "en": "every step in the run's order, each with who acts.",
+            "zh-CN": "每一步都和运行的顺序一致，执行方也都对。",
+        },
+        "where_missing": {
+            "en": "answer every question; missing: {questions}.",
+            "zh-CN": "每个问题都要回答；缺少：{questions}。",
+        },
+        "where_format": {
+            "en": 'the answer to {question} should be a pair ("file.py", "function").',
+            "zh-CN": '{question} 的答案应该是一对 ("file.py", "function")。',
+        },
+        "where_no_such": {
+            "en": "for {question}: {file} has no function or class named {function}.",
+            "zh-CN": "{question}：{file} 里没有叫 {function} 的函数或类。",
+        },
+        "where_wrong": {
+            "en": "look again at {question}: {what}",
+            "zh-CN": "再看看 {question}：{what}",
+        },
+        "where_decides": {
+            "en": "which function returns the model's ModelTurn?",
+            "zh-CN": "哪个函数返回模型的 ModelTurn？",
+        },
+        "where_executes": {
+            "en": "which function calls the handler?",
+            "zh-CN": "哪个函数调用 handler？",
+        },
+        "where_state": {
+            "en": "which object keeps the transcript and the counts of one run?",
+            "zh-CN": "哪个对象保存一次运行的运行记录和计数？",
+        },
+        "where_errors": {
+            "en": "which function refuses a bad call before any handler runs, or catches a handler's failure?",
+            "zh-CN": "哪个函数在任何 handler 运行之前拒绝错误的调用，或者接住 handler 的失败？",
+        },
+        "where_stops": {
+            "en": "which function returns on a final text and raises MaxStepsExceeded?",
+            "zh-CN": "哪个函数在遇到 final_text 时返回，并抛出 MaxStepsExceeded？",
+        },
+        "where_right": {
+            "en": "you can open the code and point at all five places.",
+            "zh-CN": "打开代码，五个位置你都能指出来。",
+        },
+    }
+)
+
+EXERCISES.update(
+    {
+        "two_calls": Exercise(("my_turns", "my_prediction"), _two_calls),
+        "describe_temperature": Exercise(
+            ("my_describe_tool", "describe_script"), _describe_temperature
+        ),
+        "failing_reminder": Exercise(("send_reminder",), _failing_reminder),
+        "reminder_twice": Exercise(("my_reminders", "sent_twice"), _reminder_twice),
+        "max_steps_one": Exercise(("my_max_steps_prediction",), _max_steps_one),
+        "trajectory": Exercise(("my_trajectory",), _trajectory),
+        "where": Exercise(("my_where",), _where),
+    }
+)
+# ----------------------------------------------------------------------------- end of lesson 06
 
 
 watch_answer_cells()  # in a notebook, from the lesson's import cell on

@@ -452,6 +452,10 @@ _TEXT: Mapping[str, tuple[str, str]] = {
     "provider status.429": ("", "请求太频繁；请稍等片刻再试。"),
     "provider status.5xx": ("", "Provider 的服务出错或过载；请稍等片刻再试。"),
     "provider status.other": ("", "请查看错误信息里 Provider 自己给出的说明。"),
+    # --- lesson 06 (issue 13): the failing-handler task's model stand-in ----------------------
+    "lesson 06.reminder": ("Take an umbrella: Tokyo is cloudy.", "带伞：东京多云。"),
+    "lesson 06.reminder sent": ("The reminder is sent.", "提醒已发出。"),
+    "lesson 06.reminder failed": ("The reminder failed.", "提醒发送失败。"),
 }
 
 
