@@ -140,10 +140,9 @@ class ProviderError(ModelError):
         status_code: int | None = None,
         rejected: Iterable[Any] = (),
     ) -> None:
-        super().__init__(f"{message} {hint}" if hint else message)
+        super().__init__(f"{message} {hint}" if hint else message, rejected=tuple(rejected))
         self.hint = hint
         self.status_code = status_code
-        self.rejected: tuple[Any, ...] = tuple(rejected)
 
 
 class ProviderConfigurationError(ProviderError):
