@@ -83,16 +83,27 @@ def tags(cell: Any) -> list[str]:
     return list(cell.get("metadata", {}).get("tags", []))
 
 
+# appendix lessons: ``NN-appendix-<topic>.ipynb`` sits beside lesson NN and follows every rule
+# of a lesson; the seven numbered lessons stay exactly these, and both languages hold the same
+# appendices.
+def is_appendix(path: Path) -> bool:
+    return "-appendix-" in path.name
+
+
 def test_both_languages_hold_the_seven_lessons() -> None:
     for language in LANGUAGES:
-        assert [path.name for path in lessons(language)] == LESSON_FILES, language
+        main = [path.name for path in lessons(language) if not is_appendix(path)]
+        assert main == LESSON_FILES, language
+    appendices = [[p.name for p in lessons(language) if is_appendix(p)] for language in LANGUAGES]
+    assert appendices[0] == appendices[1]
+    assert {name[:2] for name in appendices[0]} <= {name[:2] for name in LESSON_FILES}
 
 
 def test_both_languages_hold_the_same_solution_notebooks() -> None:
     english = [path.name for path in solutions("en")]
     assert english, "no solution notebooks in notebooks/en/solutions/"
     assert [path.name for path in solutions("zh-CN")] == english
-    assert set(english) <= set(LESSON_FILES)
+    assert {name for name in english if "-appendix-" not in name} <= set(LESSON_FILES)
 
 
 def nbgrader(cell: Any) -> dict[str, Any]:
