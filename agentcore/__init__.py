@@ -46,9 +46,9 @@ from agentcore.events import (
     ToolObservation,
 )
 from agentcore.protocol import Model, ModelTurn, ToolCall, ToolSchema
-from agentcore.runtime import AgentRun, AgentRuntime, RunResult, ToolErrorPolicy
+from agentcore.runtime import AgentRun, AgentRuntime, RunResult, RunStatus, ToolErrorPolicy
 from agentcore.scripted import ScriptedModel
-from agentcore.tools import Tool, ToolRegistry
+from agentcore.tools import Tool, ToolRegistry, strict_json_schema
 from agentcore.transcript import Message, TranscriptView
 
 if TYPE_CHECKING:
@@ -136,6 +136,7 @@ __all__ = [
     "RunEvent",
     "RunFailed",
     "RunResult",
+    "RunStatus",
     "ScriptExhaustedError",
     "ScriptedModel",
     "ScriptedWeatherModel",
@@ -157,6 +158,7 @@ __all__ = [
     "explain",
     "get_teaching_weather",
     "set_language",
+    "strict_json_schema",
     "weather_request",
 ]
 

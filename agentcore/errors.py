@@ -42,6 +42,9 @@ class AgentRuntimeError(Exception):
     * ``messages``: ``list[dict]``, the transcript up to and including the failing request.
     * ``model_turns``: ``int``, model turns used, the failing one included.
     * ``tool_executions``: ``int``, handlers that were run.
+
+    Every error can be pickled and copied; a copy compares equal to the original (same type,
+    message and attributes).
     """
 
     def __init__(self, message: str) -> None:
@@ -61,11 +64,41 @@ class AgentRuntimeError(Exception):
         self.model_turns = model_turns
         self.tool_executions = tool_executions
 
+    @property
+    def carries_run(self) -> bool:
+        """True once a run attached its record (a run's transcript always has a message)."""
+        return bool(self.messages)
+
     def __repr__(self) -> str:
         return (
             f"{type(self).__name__}({str(self)!r}, model_turns={self.model_turns}, "
             f"tool_executions={self.tool_executions}, messages=<{len(self.messages)} messages>)"
         )
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Subclasses take other constructor arguments than the message: rebuild without
+        # calling __init__, then restore the attributes.
+        return (_rebuild, (type(self), self.args), self.__dict__)
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        assert isinstance(other, AgentRuntimeError)
+        return self.args == other.args and self.__dict__ == other.__dict__
+
+    def __hash__(self) -> int:
+        return hash((type(self), self.args))
+
+
+def _rebuild(kind: type[AgentRuntimeError], args: tuple[Any, ...]) -> AgentRuntimeError:
+    """Unpickle an :class:`AgentRuntimeError` (its attributes follow as state)."""
+    error = kind.__new__(kind)
+    error.args = args
+    return error
+
+
+def _for_call(call_id: str | None) -> str:
+    return f" (call_id {call_id!r})" if call_id is not None else ""
 
 
 class InvalidModelTurnError(AgentRuntimeError):
@@ -80,45 +113,55 @@ class InvalidModelTurnError(AgentRuntimeError):
 class UnknownToolError(AgentRuntimeError):
     """The model asked for a tool the registry does not hold (chapter section 5.2).
 
-    Attributes: ``name`` (the requested tool) and ``registered`` (the names that exist).
+    Attributes: ``name`` (the requested tool), ``registered`` (the names that exist) and
+    ``call_id`` (the call that asked for it; ``None`` outside a run). The message names all
+    three.
     """
 
-    def __init__(self, name: str, registered: Sequence[str]) -> None:
+    def __init__(self, name: str, registered: Sequence[str], *, call_id: str | None = None) -> None:
         listed = ", ".join(registered) if registered else "none"
         super().__init__(
-            f"Unknown tool {name!r}: the registry only holds {listed}. "
+            f"Unknown tool {name!r}{_for_call(call_id)}: the registry only holds {listed}. "
             "Check the model's request, or register the tool if it should exist."
         )
         self.name = name
         self.registered = tuple(registered)
+        self.call_id = call_id
 
 
 class ToolArgumentsError(AgentRuntimeError):
     """A tool call's arguments failed the tool's pydantic model (chapter section 5.1).
 
-    Attributes: ``tool`` (the tool name) and ``errors``, pydantic's field errors as a list of
-    dicts (``loc``, ``msg``, ``type``, ``input``). The handler did not run.
+    Attributes: ``tool`` (the tool name), ``call_id`` (the call; ``None`` outside a run) and
+    ``errors``, pydantic's field errors as a list of dicts (``loc``, ``msg``, ``type``,
+    ``input``). The handler did not run.
     """
 
-    def __init__(self, tool: str, errors: list[dict[str, Any]]) -> None:
+    def __init__(
+        self, tool: str, errors: list[dict[str, Any]], *, call_id: str | None = None
+    ) -> None:
         details = "; ".join(
             f"{'.'.join(str(part) for part in error['loc']) or '(arguments)'}: {error['msg']}"
             for error in errors
         )
-        super().__init__(f"Invalid arguments for tool {tool!r}: {details}")
+        super().__init__(f"Invalid arguments for tool {tool!r}{_for_call(call_id)}: {details}")
         self.tool = tool
+        self.call_id = call_id
         self.errors = errors
 
 
 class ToolExecutionError(AgentRuntimeError):
     """A handler raised, or returned a result that is not JSON (chapter section 7).
 
-    The original exception, if any, is ``__cause__``. Attribute: ``tool``, the tool name.
+    Inputs: the tool name, what went wrong (``"failed: ZeroDivisionError: ..."``) and the
+    ``call_id``. The message reads ``Tool 'name' (call_id 'c') failed: ...``. The original
+    exception, if any, is ``__cause__``. Attributes: ``tool`` and ``call_id``.
     """
 
-    def __init__(self, tool: str, message: str) -> None:
-        super().__init__(message)
+    def __init__(self, tool: str, problem: str, *, call_id: str | None = None) -> None:
+        super().__init__(f"Tool {tool!r}{_for_call(call_id)} {problem}")
         self.tool = tool
+        self.call_id = call_id
 
 
 class MaxStepsExceeded(AgentRuntimeError):
@@ -138,8 +181,16 @@ class ToolBudgetExceeded(AgentRuntimeError):
 class ModelError(AgentRuntimeError):
     """The model raised while producing a turn; the original exception is ``__cause__``.
 
-    Provider adapters raise subclasses of it for HTTP and wire-format problems.
+    Provider adapters raise subclasses of it for HTTP and wire-format problems. ``rejected``
+    (a tuple of JSON values, default empty) holds the raw reply items an adapter refused;
+    when it is not empty the runtime records them in the transcript as an assistant message
+    ``{"role": "assistant", "content": "", "rejected": [...]}`` before the run fails, as it
+    records a turn it rejects itself.
     """
+
+    def __init__(self, message: str, *, rejected: Sequence[Any] = ()) -> None:
+        super().__init__(message)
+        self.rejected = tuple(rejected)
 
 
 class ScriptExhaustedError(ModelError):

@@ -20,9 +20,37 @@ ToolSchema = Mapping[str, Any]
 """What the model is shown of one tool: ``{"name", "description", "parameters"}``."""
 
 
-def _require_text(value: object, field_name: str) -> None:
+def _require_text(value: object, field_name: str) -> str:
+    """Return ``value`` as a plain ``str`` if it is non-blank text that is valid UTF-8.
+
+    A ``str`` subclass is copied to a plain ``str`` (its own ``__eq__``/``__hash__`` could
+    defeat the uniqueness of ``call_id``); text holding a lone surrogate is refused here,
+    where it enters, because it could not be sent on or printed.
+    """
+    if type(value) is str and value.isascii() and value.strip():
+        return value  # the common case, already plain and valid
     if not isinstance(value, str) or not value.strip():
         raise InvalidModelTurnError(f"{field_name} must be a non-blank string, got {value!r}")
+    try:
+        return freeze(str.__str__(value), field_name)  # type: ignore[no-any-return]
+    except ValueError as error:
+        raise InvalidModelTurnError(str(error)) from None
+
+
+def _json_object(value: object, field_name: str) -> Mapping[str, Any]:
+    """Return a read-only deep copy of ``value`` if it is a JSON object."""
+    if type(value) is not dict and not isinstance(value, Mapping):
+        raise InvalidModelTurnError(
+            f"{field_name} must be a JSON object (a dict), got {type(value).__name__}: {value!r}"
+        )
+    try:
+        return freeze(value, field_name)  # type: ignore[no-any-return]
+    except ValueError as error:
+        raise InvalidModelTurnError(str(error)) from None
+
+
+_set = object.__setattr__
+"""Set a field of a frozen dataclass while it is being built (its normalised value)."""
 
 
 @dataclass(frozen=True)
@@ -35,9 +63,13 @@ class ToolCall:
     * ``name`` (``str``, non-blank): the tool to run, looked up in the registry.
     * ``arguments`` (a JSON object, ``dict[str, Any]``): stored as a read-only deep copy.
 
+    ``call_id`` and ``name`` are stored as plain ``str`` (a ``str`` subclass is copied).
     Raises :class:`InvalidModelTurnError`, naming the field, for a blank or non-string
     ``call_id`` or ``name``, or ``arguments`` that are not a JSON object (a list, a string, a
-    dict holding NaN or a set, ...).
+    dict holding NaN or a set, ...), and for text anywhere in the call that cannot be encoded
+    as UTF-8 (a lone surrogate such as ``"\\ud83d"``), before any handler runs.
+
+    A ``ToolCall`` can be pickled and copied; the copy compares equal.
     """
 
     call_id: str
@@ -45,18 +77,9 @@ class ToolCall:
     arguments: Mapping[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        _require_text(self.call_id, "ToolCall.call_id")
-        _require_text(self.name, "ToolCall.name")
-        if not isinstance(self.arguments, Mapping):
-            raise InvalidModelTurnError(
-                f"ToolCall.arguments must be a JSON object (a dict), got "
-                f"{type(self.arguments).__name__}: {self.arguments!r}"
-            )
-        try:
-            frozen = freeze(self.arguments, "ToolCall.arguments")
-        except ValueError as error:
-            raise InvalidModelTurnError(str(error)) from None
-        object.__setattr__(self, "arguments", frozen)
+        _set(self, "call_id", _require_text(self.call_id, "ToolCall.call_id"))
+        _set(self, "name", _require_text(self.name, "ToolCall.name"))
+        _set(self, "arguments", _json_object(self.arguments, "ToolCall.arguments"))
 
     def as_message_entry(self) -> dict[str, Any]:
         """Return the call as the transcript stores it: ``{"call_id", "name", "arguments"}``."""
@@ -76,8 +99,9 @@ class ModelTurn:
       stores it in the transcript beside the turn and never reads it to choose an action.
 
     Raises :class:`InvalidModelTurnError` when both or neither of ``final_text`` and
-    ``tool_calls`` are given, for a blank final text, for an element that is not a
-    ``ToolCall``, and for a ``call_id`` that repeats within the turn.
+    ``tool_calls`` are given, for a blank final text or one that cannot be encoded as
+    UTF-8, for an element that is not a ``ToolCall``, and for a ``call_id`` that repeats
+    within the turn. A ``ModelTurn`` can be pickled and copied; the copy compares equal.
     """
 
     final_text: str | None = None
@@ -104,7 +128,8 @@ class ModelTurn:
                 f"(got {'both' if has_final else 'neither'})"
             )
         if has_final:
-            _require_text(self.final_text, "ModelTurn.final_text")
+            final_text = _require_text(self.final_text, "ModelTurn.final_text")
+            object.__setattr__(self, "final_text", final_text)
         seen: set[str] = set()
         for index, call in enumerate(self.tool_calls):
             if not isinstance(call, ToolCall):
@@ -151,9 +176,10 @@ class Model(Protocol):
     """Anything that can take one model turn (chapter section 8).
 
     ``generate(messages, tools)`` receives the transcript so far (a read-only sequence of
-    message dicts) and the tool schemas (``{"name", "description", "parameters"}`` each), and
-    returns a :class:`ModelTurn`. The scripted models and the DeepSeek adapter all satisfy
-    it; the runtime cannot tell them apart.
+    message dicts that stays as it was handed over, even after the run goes on) and the tool
+    schemas (``{"name", "description", "parameters"}`` each, ``parameters`` the strict JSON
+    Schema), and returns a :class:`ModelTurn`. The scripted models and the DeepSeek adapter
+    all satisfy it; the runtime cannot tell them apart.
     """
 
     def generate(self, messages: Sequence[Message], tools: Sequence[ToolSchema]) -> ModelTurn:

@@ -7,19 +7,21 @@ bounds the number of model turns (6.4) and ``max_tool_calls`` the number of hand
 
 "The model proposes, the runtime manages, the tool implements" (section 2).
 
-There is exactly one loop, :meth:`AgentRuntime._loop`. It yields typed events
-(:mod:`agentcore.events`); :meth:`AgentRuntime.run` drains it, and :class:`AgentRun` lets a
-widget or a debugger advance it one model turn at a time.
+The file reads in the order a run happens: :meth:`AgentRuntime.run`, the one loop
+(:meth:`AgentRuntime._loop`) and its helpers in the order it calls them, then
+:class:`AgentRun` (a run in progress, which a widget or a debugger advances one model turn at
+a time), then :class:`RunResult` (a finished run). The loop yields typed events
+(:mod:`agentcore.events`); ``run`` drains it.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator, Mapping
+import threading
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
-
-from pydantic import BaseModel
+from types import TracebackType
+from typing import TYPE_CHECKING, Any, Literal
 
 from agentcore.errors import (
     AgentRuntimeError,
@@ -39,134 +41,18 @@ from agentcore.events import (
 )
 from agentcore.protocol import Model, ModelTurn, ToolCall
 from agentcore.tools import Tool, ToolRegistry
-from agentcore.transcript import Message, TranscriptView, freeze
+from agentcore.transcript import FrozenDict, FrozenList, Message, TranscriptView, freeze
 from agentcore.validation import int_at_least
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
 
 ToolErrorPolicy = Literal["stop", "observe"]
 """What a failing handler does to the run: end it, or become an observation for the model."""
 
-
-@dataclass(frozen=True)
-class RunResult:
-    """A finished run (chapter section 6.2).
-
-    * ``answer``: the model's final text.
-    * ``model_turns``: model turns used (each call to ``Model.generate``).
-    * ``tool_executions``: handlers run.
-    * ``messages``: the whole transcript, read-only message dicts, user message first and
-      final assistant message last.
-    """
-
-    answer: str
-    model_turns: int
-    tool_executions: int
-    messages: list[Message]
-
-    def __repr__(self) -> str:
-        return (
-            f"RunResult(answer={self.answer!r}, model_turns={self.model_turns}, "
-            f"tool_executions={self.tool_executions}, messages=<{len(self.messages)} messages>)"
-        )
-
-
-class AgentRun:
-    """One run in progress: its transcript, its counts, and the events so far.
-
-    Made by :meth:`AgentRuntime.start`. Iterating it advances the runtime's loop one event at
-    a time; :meth:`step` advances it one model turn; :meth:`finish` runs it to the end.
-    Attributes: ``model_turns`` and ``tool_executions`` (ints), ``events`` (every event so
-    far), ``result`` (a :class:`RunResult` once the model answered), ``error`` (the
-    :class:`AgentRuntimeError` if the run failed), ``interrupted`` (any other exception that
-    escaped the loop, such as ``KeyboardInterrupt`` or a bug; the run cannot go on, and its
-    transcript so far stays in ``messages``).
-    """
-
-    def __init__(self, runtime: AgentRuntime, user_input: str) -> None:
-        self.runtime = runtime
-        self.model_turns = 0
-        self.tool_executions = 0
-        self.events: list[RunEvent] = []
-        self.result: RunResult | None = None
-        self.error: AgentRuntimeError | None = None
-        self.interrupted: BaseException | None = None
-        self.call_ids: set[str] = set()
-        self._messages: list[Message] = []
-        self.record({"role": "user", "content": user_input})
-        self._events = runtime._loop(self)
-
-    @property
-    def messages(self) -> TranscriptView:
-        """The transcript so far: a live, read-only view."""
-        return TranscriptView(self._messages)
-
-    @property
-    def finished(self) -> bool:
-        """True once the run answered, failed, or was interrupted."""
-        return self.result is not None or self.error is not None or self.interrupted is not None
-
-    def record(self, message: Mapping[str, Any]) -> None:
-        """Append one message to the transcript, frozen so that no one can rewrite it later."""
-        self._messages.append(freeze(message, "message"))
-
-    def __iter__(self) -> Iterator[RunEvent]:
-        return self
-
-    def __next__(self) -> RunEvent:
-        try:
-            event = next(self._events)
-        except StopIteration:
-            raise
-        except BaseException as error:  # Ctrl-C or a bug: record it, so the run reads as over
-            self.interrupted = error
-            raise
-        self.events.append(event)
-        return event
-
-    def step(self) -> list[RunEvent]:
-        """Advance by one model turn and return that turn's events.
-
-        One turn is the model's decision and then either the final answer or every action and
-        observation of its tool calls; the error event, if the run fails. Returns ``[]`` once
-        the run is finished.
-        """
-        taken: list[RunEvent] = []
-        for event in self:
-            taken.append(event)
-            if event.ends_turn:
-                break
-        return taken
-
-    def finish(self) -> RunResult:
-        """Run to the end. Returns the :class:`RunResult`, or raises the run's typed error.
-
-        Raises ``RuntimeError`` (caused by the original) for a run that was interrupted.
-        """
-        for _ in self:
-            pass
-        if self.error is not None:
-            raise self.error
-        if self.interrupted is not None:
-            raise RuntimeError(
-                f"The run was interrupted by {type(self.interrupted).__name__}; "
-                "its transcript so far is in run.messages"
-            ) from self.interrupted
-        assert self.result is not None  # the loop always ends with a result or an error
-        return self.result
-
-    def __repr__(self) -> str:
-        if self.result is not None:
-            state = "answered"
-        elif self.error is not None:
-            state = type(self.error).__name__
-        elif self.interrupted is not None:
-            state = f"interrupted by {type(self.interrupted).__name__}"
-        else:
-            state = "running" if self.events else "not started"
-        return (
-            f"AgentRun({state}, model_turns={self.model_turns}/{self.runtime.max_steps}, "
-            f"tool_executions={self.tool_executions}/{self.runtime.max_tool_calls}, "
-            f"messages=<{len(self._messages)} messages>)"
-        )
+RunStatus = Literal["not started", "running", "answered", "failed", "interrupted"]
+"""Where a run stands (:attr:`AgentRun.status`): "failed" is a typed runtime error,
+"interrupted" anything else that stopped it (Ctrl-C, or a bug outside the runtime's rules)."""
 
 
 class AgentRuntime:
@@ -209,17 +95,6 @@ class AgentRuntime:
         self.on_tool_error: ToolErrorPolicy = on_tool_error
         self.verbose = verbose
 
-    def start(self, user_input: str) -> AgentRun:
-        """Begin a run without advancing it; see :class:`AgentRun`.
-
-        Raises ``TypeError`` for non-str input and ``ValueError`` for blank input.
-        """
-        if not isinstance(user_input, str):
-            raise TypeError(f"user_input must be a str, got {type(user_input).__name__}")
-        if not user_input.strip():
-            raise ValueError("user_input is blank; ask the agent something")
-        return AgentRun(self, user_input)
-
     def run(self, user_input: str) -> RunResult:
         """Run until the model answers; return the :class:`RunResult`.
 
@@ -231,6 +106,18 @@ class AgentRuntime:
             if self.verbose and (line := event.trace_line()) is not None:
                 print(line)
         return run.finish()
+
+    def start(self, user_input: str) -> AgentRun:
+        """Begin a run without advancing it; see :class:`AgentRun`.
+
+        Raises ``TypeError`` for non-str input and ``ValueError`` for blank input or text
+        that cannot be encoded as UTF-8.
+        """
+        if not isinstance(user_input, str):
+            raise TypeError(f"user_input must be a str, got {type(user_input).__name__}")
+        if not user_input.strip():
+            raise ValueError("user_input is blank; ask the agent something")
+        return AgentRun(self, user_input)
 
     def _loop(self, run: AgentRun) -> Iterator[RunEvent]:
         """The agent loop: one iteration per model turn, one event per thing that happens."""
@@ -253,10 +140,10 @@ class AgentRuntime:
 
                 # Record the request first: if the turn is rejected, the record shows why.
                 run.record(_assistant_message(turn))
-                checked = self._check_turn(run, turn)
-                for index, (call, tool, arguments) in enumerate(checked):
+                prepared = self._check_turn(run, turn)
+                for index, (call, tool, arguments) in enumerate(prepared):
                     yield ToolAction(step, call)
-                    content, failed = self._execute(run, tool, arguments)
+                    content, failed = self._execute(run, call, tool, arguments)
                     run.record(
                         {
                             "role": "tool",
@@ -266,7 +153,7 @@ class AgentRuntime:
                         }
                     )
                     yield ToolObservation(
-                        step, call, content, failed, last_in_turn=index == len(checked) - 1
+                        step, call, content, failed, last_in_turn=index == len(prepared) - 1
                     )
             raise MaxStepsExceeded(
                 f"The run did not finish within max_steps={self.max_steps} model turns"
@@ -281,13 +168,8 @@ class AgentRuntime:
         run.model_turns += 1
         try:
             turn = self.model.generate(run.messages, self.registry.schemas())
-        except AgentRuntimeError:
-            raise
-        except Exception as error:  # a model bug must still leave a typed error and a record
-            raise ModelError(
-                f"The model raised {type(error).__name__} while producing turn "
-                f"{run.model_turns}: {error}"
-            ) from error
+        except Exception as error:  # the model failed: a typed error that keeps the record
+            raise _model_failure(run, error)  # noqa: B904 (the helper sets the cause)
         if not isinstance(turn, ModelTurn):
             raise InvalidModelTurnError(
                 f"Model.generate must return a ModelTurn, got {type(turn).__name__}: {turn!r}"
@@ -296,30 +178,18 @@ class AgentRuntime:
 
     def _check_turn(self, run: AgentRun, turn: ModelTurn) -> list[tuple[ToolCall, Tool, BaseModel]]:
         """Check the whole turn before any handler runs: ids, tools, arguments, budget."""
-        for call in turn.tool_calls:
-            if call.call_id in run.call_ids:
-                raise InvalidModelTurnError(
-                    f"call_id {call.call_id!r} was already used in this run; every tool call "
-                    "needs a call_id of its own so its observation can be paired with it"
-                )
-        run.call_ids.update(call.call_id for call in turn.tool_calls)
-        checked = []
-        for call in turn.tool_calls:
-            tool = self.registry.get(call.name)
-            checked.append((call, tool, tool.validate(call.arguments)))
-        if run.tool_executions + len(checked) > self.max_tool_calls:
-            raise ToolBudgetExceeded(
-                f"The turn asks for {len(checked)} tool call(s) but only "
-                f"{self.max_tool_calls - run.tool_executions} of max_tool_calls="
-                f"{self.max_tool_calls} remain; no handler of this turn was run"
-            )
-        return checked
+        _check_call_ids(run, turn.tool_calls)
+        prepared = [(call, *self.registry.prepare(call)) for call in turn.tool_calls]
+        _check_budget(run, len(prepared), self.max_tool_calls)
+        return prepared
 
-    def _execute(self, run: AgentRun, tool: Tool, arguments: BaseModel) -> tuple[str, bool]:
+    def _execute(
+        self, run: AgentRun, call: ToolCall, tool: Tool, arguments: BaseModel
+    ) -> tuple[str, bool]:
         """Run one handler; return the observation text and whether it records a failure."""
         run.tool_executions += 1
         try:
-            return tool.invoke(arguments), False
+            return tool.execute(arguments, call.call_id), False
         except ToolExecutionError as error:
             if self.on_tool_error == "stop":
                 raise
@@ -334,16 +204,225 @@ class AgentRuntime:
         )
 
 
+def _model_failure(run: AgentRun, error: Exception) -> AgentRuntimeError:
+    """The error a run fails with when ``Model.generate`` raised ``error``.
+
+    A model's own typed error (a provider error, a script that ran out) keeps its type; when
+    it carries ``rejected`` reply items, they are recorded first. Anything else, including an
+    :class:`AgentRuntimeError` that already carries *another* run's record (a model that ran
+    a sub-agent), becomes a :class:`ModelError` of this run, with ``error`` as its cause.
+    """
+    if isinstance(error, AgentRuntimeError) and not error.carries_run:
+        if isinstance(error, ModelError) and error.rejected:
+            run.record(_rejected_message(error.rejected))
+        return error
+    failure = ModelError(
+        f"The model raised {type(error).__name__} while producing turn {run.model_turns}: {error}"
+    )
+    failure.__cause__ = error
+    return failure
+
+
+def _rejected_message(rejected: Sequence[Any]) -> dict[str, Any]:
+    """The transcript entry for a reply an adapter refused: its raw items, as JSON values."""
+    try:
+        items = freeze(list(rejected), "rejected")
+    except ValueError:  # keep what can be kept: the record must stay JSON
+        items = [repr(item) for item in rejected]
+    return {"role": "assistant", "content": "", "rejected": items}
+
+
+def _check_call_ids(run: AgentRun, calls: Sequence[ToolCall]) -> None:
+    """Refuse a ``call_id`` already used in this run (section 4.2), then remember the new ones."""
+    for call in calls:
+        if call.call_id in run.call_ids:
+            raise InvalidModelTurnError(
+                f"call_id {call.call_id!r} was already used in this run; every tool call "
+                "needs a call_id of its own so its observation can be paired with it"
+            )
+    run.call_ids.update(call.call_id for call in calls)
+
+
+def _check_budget(run: AgentRun, calls: int, max_tool_calls: int) -> None:
+    """Refuse a turn whose calls would exceed ``max_tool_calls``; no handler of it runs."""
+    if run.tool_executions + calls > max_tool_calls:
+        raise ToolBudgetExceeded(
+            f"The turn asks for {calls} tool call(s) but only "
+            f"{max_tool_calls - run.tool_executions} of max_tool_calls="
+            f"{max_tool_calls} remain; no handler of this turn was run"
+        )
+
+
 def _assistant_message(turn: ModelTurn) -> dict[str, Any]:
-    """The transcript entry for a model turn, in the chapter's format (section 6.1)."""
+    """The transcript entry for a model turn, in the chapter's format (section 6.1).
+
+    Its parts are already read-only and checked (``ToolCall`` and ``ModelTurn`` did that), so
+    they are wrapped as they are: recording the message does not walk them again.
+    """
     if turn.final_text is not None:
         message: dict[str, Any] = {"role": "assistant", "content": turn.final_text}
     else:
-        message = {
-            "role": "assistant",
-            "content": "",
-            "tool_calls": [call.as_message_entry() for call in turn.tool_calls],
-        }
+        calls = FrozenList(FrozenDict(call.as_message_entry()) for call in turn.tool_calls)
+        message = {"role": "assistant", "content": "", "tool_calls": calls}
     if turn.provider_items:
-        message["provider_items"] = list(turn.provider_items)
+        message["provider_items"] = FrozenList(turn.provider_items)
     return message
+
+
+class AgentRun:
+    """One run in progress: its transcript, its counts, and the events so far.
+
+    Made by :meth:`AgentRuntime.start`. Iterating it advances the runtime's loop one event at
+    a time; :meth:`step` advances it one model turn; :meth:`finish` runs it to the end.
+    Attributes: ``model_turns`` and ``tool_executions`` (ints), ``events`` (every event so
+    far), ``result`` (a :class:`RunResult` once the model answered), ``error`` (the
+    :class:`AgentRuntimeError` if the run failed), ``interrupted`` (any other exception that
+    escaped the loop, such as ``KeyboardInterrupt`` or a bug; the run cannot go on, and its
+    transcript so far stays in ``messages``), and :attr:`status`, which says which of these
+    holds.
+
+    Only one caller advances a run at a time: advancing it while it is already advancing
+    (from a handler, or from another thread) raises ``RuntimeError`` and leaves the run as
+    it was.
+    """
+
+    def __init__(self, runtime: AgentRuntime, user_input: str) -> None:
+        self.runtime = runtime
+        self.model_turns = 0
+        self.tool_executions = 0
+        self.events: list[RunEvent] = []
+        self.result: RunResult | None = None
+        self.error: AgentRuntimeError | None = None
+        self.interrupted: BaseException | None = None
+        self.call_ids: set[str] = set()
+        self._messages: list[Message] = []
+        self._advancing = threading.Lock()
+        self._error_traceback: TracebackType | None = None
+        self.record({"role": "user", "content": user_input})
+        self._events = runtime._loop(self)
+
+    @property
+    def status(self) -> RunStatus:
+        """Where the run stands: "not started", "running", "answered", "failed" (a typed
+        error, in :attr:`error`) or "interrupted" (anything else, in :attr:`interrupted`).
+
+        The one place a run's status is decided; snapshots, widgets and the CLI read it.
+        """
+        if self.result is not None:
+            return "answered"
+        if self.error is not None:
+            return "failed"
+        if self.interrupted is not None:
+            return "interrupted"
+        return "running" if self.events else "not started"
+
+    @property
+    def messages(self) -> TranscriptView:
+        """The transcript so far: a read-only view, fixed at the length it has now."""
+        return TranscriptView(self._messages)
+
+    @property
+    def finished(self) -> bool:
+        """True once the run answered, failed, or was interrupted."""
+        return self.result is not None or self.error is not None or self.interrupted is not None
+
+    def record(self, message: Mapping[str, Any]) -> None:
+        """Append one message to the transcript, frozen so that no one can rewrite it later.
+
+        Raises ``ValueError`` for a message that is not JSON or holds text that is not
+        valid UTF-8.
+        """
+        self._messages.append(freeze(message, "message"))
+
+    def __iter__(self) -> Iterator[RunEvent]:
+        return self
+
+    def __next__(self) -> RunEvent:
+        if not self._advancing.acquire(blocking=False):
+            raise RuntimeError(
+                "This run is already taking a step (a handler or another thread advanced it "
+                "again); wait for that step to return. The run was left as it was."
+            )
+        try:
+            event = next(self._events)
+        except StopIteration:
+            raise
+        except BaseException as error:  # Ctrl-C or a bug: record it, so the run reads as over
+            self.interrupted = error
+            raise
+        finally:
+            self._advancing.release()
+        self.events.append(event)
+        if isinstance(event, RunFailed):
+            self._error_traceback = event.error.__traceback__
+        return event
+
+    def step(self) -> list[RunEvent]:
+        """Advance by one model turn and return that turn's events.
+
+        One turn is the model's decision and then either the final answer or every action and
+        observation of its tool calls; the error event, if the run fails. Returns ``[]`` once
+        the run is finished.
+        """
+        taken: list[RunEvent] = []
+        for event in self:
+            taken.append(event)
+            if event.ends_turn:
+                break
+        return taken
+
+    def finish(self) -> RunResult:
+        """Run to the end. Returns the :class:`RunResult`, or raises the run's typed error.
+
+        The error is raised with the traceback it had when the run failed, so calling
+        ``finish()`` again does not lengthen it. Raises ``RuntimeError`` (caused by the
+        original) for a run that was interrupted.
+        """
+        for _ in self:
+            pass
+        if self.error is not None:
+            raise self.error.with_traceback(self._error_traceback)
+        if self.interrupted is not None:
+            raise RuntimeError(
+                f"The run was interrupted by {type(self.interrupted).__name__}; "
+                "its transcript so far is in run.messages"
+            ) from self.interrupted
+        assert self.result is not None  # the loop always ends with a result or an error
+        return self.result
+
+    def __repr__(self) -> str:
+        state: str = self.status
+        if self.error is not None:
+            state += f" with {type(self.error).__name__}"
+        elif self.interrupted is not None:
+            state += f" by {type(self.interrupted).__name__}"
+        return (
+            f"AgentRun({state}, model_turns={self.model_turns}/{self.runtime.max_steps}, "
+            f"tool_executions={self.tool_executions}/{self.runtime.max_tool_calls}, "
+            f"messages=<{len(self._messages)} messages>)"
+        )
+
+
+@dataclass(frozen=True)
+class RunResult:
+    """A finished run (chapter section 6.2).
+
+    * ``answer``: the model's final text.
+    * ``model_turns``: model turns used (each call to ``Model.generate``).
+    * ``tool_executions``: handlers run.
+    * ``messages``: the whole transcript, read-only message dicts, user message first and
+      final assistant message last.
+
+    A ``RunResult`` can be pickled and copied; the copy compares equal.
+    """
+
+    answer: str
+    model_turns: int
+    tool_executions: int
+    messages: list[Message]
+
+    def __repr__(self) -> str:
+        return (
+            f"RunResult(answer={self.answer!r}, model_turns={self.model_turns}, "
+            f"tool_executions={self.tool_executions}, messages=<{len(self.messages)} messages>)"
+        )

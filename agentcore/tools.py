@@ -1,27 +1,38 @@
 """Tools and the registry (chapter section 5).
 
-A :class:`Tool` joins what the model is shown (name, description, the JSON Schema of its
-arguments) with what the application runs (a handler). The runtime validates arguments with
-the tool's pydantic model before the handler runs (5.1), whatever schema the provider
+A :class:`Tool` joins what the model is shown (name, description, the strict JSON Schema of
+its arguments) with what the application runs (a handler). The runtime validates arguments
+with the tool's pydantic model before the handler runs (5.1), whatever schema the provider
 enforced, because the runtime is the one that bears the consequences. The
 :class:`ToolRegistry` is the only place a tool name turns into code (5.2): a name the model
 makes up does not create a function.
+
+A run uses exactly two methods, one per phase: :meth:`ToolRegistry.prepare` looks the tool up
+and validates the call's arguments (no handler runs), and :meth:`Tool.execute` runs the
+handler and returns the observation text.
+
+The schema the model is shown and the validator that runs must agree: every value the schema
+allows validates, and nothing it forbids does. So the schema is the strict one
+(:func:`strict_json_schema`, built once when the tool is built), and arguments are validated
+as JSON data in pydantic's strict JSON mode, which is what they are.
 """
 
 from __future__ import annotations
 
-import inspect
 import json
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, ValidationError
+from pydantic_core import ValidationError
 
 from agentcore.errors import ToolArgumentsError, ToolExecutionError, UnknownToolError
 from agentcore.protocol import ToolCall, ToolSchema
-from agentcore.transcript import FrozenList, freeze
+from agentcore.transcript import FrozenDict, FrozenList, freeze
+
+if TYPE_CHECKING:  # pydantic.BaseModel loads on the first Tool: `import agentcore` stays light
+    from pydantic import BaseModel
 
 TOOL_NAME_PATTERN = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 """Function names the providers accept (the OpenAI-compatible function-calling rule)."""
@@ -35,13 +46,23 @@ class Tool:
 
     * ``name``: matches ``^[A-Za-z0-9_-]{1,64}$``, the providers' function-name rule.
     * ``description``: non-blank; tells the model what the tool does.
-    * ``arguments_model``: a pydantic ``BaseModel`` subclass; its JSON Schema is what the
-      model sees, and it validates every call's arguments before the handler runs.
-    * ``handler``: called with one keyword argument per field of ``arguments_model``, already
-      validated; returns any JSON-serialisable value (or a pydantic model).
+    * ``arguments_model``: a pydantic ``BaseModel`` subclass that forbids extra keys; its
+      strict JSON Schema is what the model sees, and it validates every call's arguments
+      before the handler runs.
+    * ``handler``: a synchronous function, called with one keyword argument per field of
+      ``arguments_model``, already validated; returns any JSON-serialisable value (or a
+      pydantic model).
 
-    Raises ``ValueError`` (bad name, blank description) or ``TypeError`` (not a ``BaseModel``
-    subclass, handler not callable or not accepting the model's fields) at construction.
+    The chapter calls ``handler(arguments)`` with the validated model. agentcore passes its
+    fields as keyword arguments instead, so a handler is an ordinary function
+    (``def get_weather(city: str)``) that can be called and tested without pydantic, and the
+    check below that the handler accepts exactly the model's fields runs when the tool is
+    built, not in the middle of a run.
+
+    Raises ``ValueError`` (bad name, blank description) or ``TypeError`` at construction: not
+    a ``BaseModel`` subclass; an arguments model that cannot be shown as a strict schema
+    (the message names the field, see :func:`strict_json_schema`); a handler that is not
+    callable, does not accept the model's fields, or is asynchronous.
     """
 
     name: str
@@ -50,37 +71,60 @@ class Tool:
     handler: Callable[..., Any]
 
     def __post_init__(self) -> None:
-        if not isinstance(self.name, str) or not TOOL_NAME_PATTERN.fullmatch(self.name):
-            raise ValueError(
-                f"Tool name {self.name!r} is not allowed: use 1-64 letters, digits, '_' or '-'"
-            )
-        if not isinstance(self.description, str) or not self.description.strip():
-            raise ValueError(f"Tool {self.name!r} needs a non-blank description for the model")
-        if not (
-            isinstance(self.arguments_model, type) and issubclass(self.arguments_model, BaseModel)
-        ):
-            raise TypeError(
-                f"Tool {self.name!r}: arguments_model must be a pydantic BaseModel subclass, "
-                f"got {self.arguments_model!r}"
-            )
-        if not callable(self.handler):
-            raise TypeError(f"Tool {self.name!r}: handler must be callable, got {self.handler!r}")
-        self._check_handler_accepts_fields()
+        _check_tool(self)
+        # Built once: what every model turn shows, read-only.
+        parameters = strict_json_schema(self.arguments_model)
+        schema = {"name": self.name, "description": self.description, "parameters": parameters}
+        object.__setattr__(self, "_schema", freeze(schema, "schema"))
 
-    def _check_handler_accepts_fields(self) -> None:
-        # Catch a handler/model mismatch when the tool is built, not in the middle of a run.
+    def schema(self) -> ToolSchema:
+        """Return what the model is shown: ``{"name", "description", "parameters"}``.
+
+        ``parameters`` is the strict JSON Schema of ``arguments_model``
+        (:func:`strict_json_schema`), which adapters pass to a provider unchanged. The dict is
+        read-only; ``copy.deepcopy`` it for a version you can change.
+        """
+        schema: FrozenDict = self.__dict__["_schema"]
+        return schema
+
+    def validate(self, arguments: Mapping[str, Any], call_id: str | None = None) -> BaseModel:
+        """Validate raw arguments (a JSON object) against ``arguments_model``.
+
+        The arguments are validated as the JSON data they are, in pydantic's strict JSON mode
+        (``model_validate_json(..., strict=True)``): ``"2026-01-01"`` is a valid ``date`` and
+        ``"C"`` a valid enum value, as the schema says, while ``"3"`` is not an ``int``.
+        Returns the model instance, whose values are new, ordinary Python objects.
+
+        Raises :class:`ToolArgumentsError` (naming ``call_id`` when given) with pydantic's
+        field errors; the handler is not called.
+        """
         try:
-            signature = inspect.signature(self.handler)
-        except (TypeError, ValueError):
-            return  # some builtins have no signature to check
-        fields = dict.fromkeys(self.arguments_model.model_fields)
+            return self.arguments_model.model_validate_json(json.dumps(arguments), strict=True)
+        except ValidationError as error:
+            errors = error.errors(include_url=False, include_context=False)
+            problems = [dict(item) for item in errors]
+            raise ToolArgumentsError(self.name, problems, call_id=call_id) from error
+        except Exception as error:  # not JSON data, or a bug in a custom validator
+            problem = {"loc": (), "msg": f"{type(error).__name__}: {error}", "type": "other"}
+            raise ToolArgumentsError(self.name, [problem], call_id=call_id) from error
+
+    def execute(self, arguments: BaseModel, call_id: str | None = None) -> str:
+        """Run the handler on validated arguments; return the observation as JSON text.
+
+        Input: what :meth:`ToolRegistry.prepare` (or :meth:`validate`) returned. Raises
+        :class:`ToolExecutionError` (naming ``call_id`` when given, the original as
+        ``__cause__``) when the handler fails, whatever it raises except
+        ``KeyboardInterrupt`` (``SystemExit`` included), and when its result cannot be
+        turned into JSON text (see :func:`observation_text`).
+        """
         try:
-            signature.bind(**fields)
-        except TypeError as error:
-            raise TypeError(
-                f"Tool {self.name!r}: the handler must accept the keyword arguments "
-                f"{list(fields)} of {self.arguments_model.__name__} ({error})"
-            ) from None
+            result = self.handler(**_fields(arguments))
+        except KeyboardInterrupt:  # Ctrl-C stops the run; it is not the tool's failure
+            raise
+        except BaseException as error:
+            problem = f"{type(error).__name__}: {error}"
+            raise ToolExecutionError(self.name, f"failed: {problem}", call_id=call_id) from error
+        return observation_text(self.name, result, call_id)
 
     def __repr__(self) -> str:
         # The default dataclass repr would print the handler's memory address.
@@ -89,64 +133,6 @@ class Tool:
             f"Tool(name={self.name!r}, arguments_model={self.arguments_model.__name__}, "
             f"handler={handler})"
         )
-
-    def schema(self) -> dict[str, Any]:
-        """Return what the model is shown: ``{"name", "description", "parameters"}``.
-
-        ``parameters`` is the JSON Schema that pydantic generates for ``arguments_model``.
-        """
-        return {
-            "name": self.name,
-            "description": self.description,
-            "parameters": self.arguments_model.model_json_schema(),
-        }
-
-    def validate(self, arguments: Mapping[str, Any]) -> BaseModel:
-        """Validate raw arguments (a JSON object) against ``arguments_model``.
-
-        Returns the model instance. Raises :class:`ToolArgumentsError` with pydantic's field
-        errors when they do not fit, or when a validator of the model itself raises something
-        pydantic does not turn into a field error (a ``KeyError`` in a custom validator, say);
-        the handler is not called.
-        """
-        try:
-            return self.arguments_model.model_validate(arguments)
-        except ValidationError as error:
-            errors = error.errors(include_url=False, include_context=False)
-            raise ToolArgumentsError(self.name, [dict(item) for item in errors]) from error
-        except Exception as error:  # a bug in a custom validator: still the arguments' layer
-            problem = {"loc": (), "msg": f"{type(error).__name__}: {error}", "type": "validator"}
-            raise ToolArgumentsError(self.name, [problem]) from error
-
-    def invoke(self, arguments: BaseModel) -> str:
-        """Run the handler on validated arguments and return the observation as JSON text.
-
-        The result is serialised with ``json.dumps(ensure_ascii=False, allow_nan=False)``
-        (a pydantic model is dumped first). Raises :class:`ToolExecutionError` when the
-        handler raises (the original is ``__cause__``) or its result is not JSON (NaN,
-        infinity, a set, an arbitrary object, nesting too deep to serialise).
-        """
-        fields = {name: getattr(arguments, name) for name in type(arguments).model_fields}
-        try:
-            result = self.handler(**fields)
-        except Exception as error:  # any handler failure becomes one typed error
-            raise ToolExecutionError(
-                self.name, f"Tool {self.name!r} failed: {type(error).__name__}: {error}"
-            ) from error
-        try:
-            if isinstance(result, BaseModel):
-                result = result.model_dump(mode="json")
-            return json.dumps(result, ensure_ascii=False, allow_nan=False)
-        except (TypeError, ValueError, RecursionError) as error:
-            raise ToolExecutionError(
-                self.name,
-                f"Tool {self.name!r} returned a result that is not JSON ({error}); "
-                "return dicts, lists, strings, finite numbers, booleans or None",
-            ) from error
-
-    def execute(self, arguments: Mapping[str, Any]) -> str:
-        """Validate, then invoke: raw JSON-object arguments in, observation JSON text out."""
-        return self.invoke(self.validate(arguments))
 
 
 class ToolRegistry:
@@ -166,7 +152,19 @@ class ToolRegistry:
                 raise ValueError(f"Tool name {tool.name!r} is registered twice")
             self._tools[tool.name] = tool
         # Frozen once: every model turn gets the same read-only schemas.
-        self._schemas: FrozenList = freeze([tool.schema() for tool in self._tools.values()])
+        self._schemas: FrozenList = FrozenList(tool.schema() for tool in self._tools.values())
+
+    def prepare(self, call: ToolCall) -> tuple[Tool, BaseModel]:
+        """Look up the call's tool and validate its arguments; no handler runs.
+
+        Returns the tool and the validated arguments, ready for :meth:`Tool.execute`.
+        Raises :class:`UnknownToolError` when no tool has that name and
+        :class:`ToolArgumentsError` when the arguments do not fit; both name the ``call_id``.
+        """
+        tool = self._tools.get(call.name)
+        if tool is None:
+            raise UnknownToolError(call.name, self.names, call_id=call.call_id)
+        return tool, tool.validate(call.arguments, call.call_id)
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -184,14 +182,6 @@ class ToolRegistry:
             raise UnknownToolError(name, self.names)
         return tool
 
-    def execute(self, call: ToolCall) -> str:
-        """Look up, validate and run one call; return the observation text.
-
-        Raises :class:`UnknownToolError`, :class:`ToolArgumentsError` or
-        :class:`ToolExecutionError`.
-        """
-        return self.get(call.name).execute(call.arguments)
-
     def __contains__(self, name: object) -> bool:
         return name in self._tools
 
@@ -200,3 +190,164 @@ class ToolRegistry:
 
     def __repr__(self) -> str:
         return f"ToolRegistry({list(self._tools)})"
+
+
+def observation_text(tool: str, result: Any, call_id: str | None = None) -> str:
+    """Turn a handler's result into the observation: JSON text that is valid UTF-8.
+
+    A pydantic model is dumped first (``model_dump(mode="json")``); then
+    ``json.dumps(ensure_ascii=False, allow_nan=False)``. Raises :class:`ToolExecutionError`
+    naming ``tool`` (and ``call_id``) for anything that cannot become such text: NaN or
+    infinity, a set, an arbitrary object, nesting too deep, a computed field that raises, a
+    lone surrogate in a string.
+    """
+    if hasattr(result, "__await__"):  # a sync handler that returned a coroutine
+        getattr(result, "close", lambda: None)()  # never awaited: close it quietly
+        raise ToolExecutionError(
+            tool, "returned an awaitable; handlers are synchronous", call_id=call_id
+        )
+    try:
+        if hasattr(type(result), "__pydantic_serializer__"):  # a pydantic model
+            result = result.model_dump(mode="json")
+        text = _OBSERVATION_JSON.encode(result)
+        if not text.isascii():
+            text.encode("utf-8")  # a lone surrogate would break the next request
+        return text
+    except KeyboardInterrupt:
+        raise
+    except BaseException as error:
+        raise ToolExecutionError(
+            tool,
+            f"returned a result that is not JSON ({type(error).__name__}: {error}); "
+            "return dicts, lists, strings, finite numbers, booleans or None",
+            call_id=call_id,
+        ) from error
+
+
+_OBSERVATION_JSON = json.JSONEncoder(ensure_ascii=False, allow_nan=False)
+"""``json.dumps(..., ensure_ascii=False, allow_nan=False)``, built once (a run calls it often)."""
+
+
+def strict_json_schema(model: type[BaseModel]) -> dict[str, Any]:
+    """Return the strict JSON Schema of an arguments model: what a strict provider is shown.
+
+    Input: a pydantic ``BaseModel`` subclass. Output: pydantic's JSON Schema for it
+    (validation mode), changed so that strict function calling accepts it and it agrees with
+    strict JSON validation: every property of every object is ``required`` (a field with a
+    default too: the model must send it; the validator still accepts it missing), no
+    ``"default"`` keys, and a ``$ref`` that has sibling keywords is inlined. The model is
+    not changed; each call returns a new dict.
+
+    Raises ``TypeError`` naming the field when the model cannot be shown strictly: an object
+    that allows keys it does not name (a model without ``extra="forbid"``, a
+    ``dict[str, ...]`` field), or a schema pydantic cannot generate. Source: the strict-mode
+    rules of OpenAI-compatible function calling (every key required, additionalProperties
+    false, no defaults).
+    """
+    try:
+        schema = model.model_json_schema()
+    except Exception as error:
+        raise TypeError(f"{model.__name__} has no JSON Schema: {error}") from None
+    definitions = schema.get("$defs", {})
+    if schema.get("type") != "object":
+        raise TypeError(f"{model.__name__}: the arguments must be a JSON object")
+    try:
+        strict: dict[str, Any] = _strict_node(schema, definitions, ())
+    except _NotStrict as problem:
+        raise TypeError(f"{model.__name__} cannot be shown as a strict schema: {problem}") from None
+    return strict
+
+
+class _NotStrict(Exception):
+    """Where and why a schema cannot be made strict."""
+
+
+def _strict_node(node: Any, definitions: Mapping[str, Any], where: tuple[str, ...]) -> Any:
+    """Return a strict copy of one schema node; ``where`` is the field path for messages."""
+    if isinstance(node, list):
+        return [_strict_node(item, definitions, where) for item in node]
+    if not isinstance(node, dict):
+        return node
+    if "$ref" in node and len(node) > 1:  # a $ref beside a description: inline it
+        name = node["$ref"].rsplit("/", 1)[-1]
+        siblings = {key: value for key, value in node.items() if key != "$ref"}
+        node = {**definitions[name], **siblings}
+    strict: dict[str, Any] = {}
+    for key, value in node.items():
+        if key == "default":
+            continue
+        if key == "properties":
+            strict[key] = {
+                field: _strict_node(sub, definitions, (*where, field))
+                for field, sub in value.items()
+            }
+        elif key == "$defs":
+            strict[key] = {
+                name: _strict_node(sub, definitions, (name,)) for name, sub in value.items()
+            }
+        else:
+            strict[key] = _strict_node(value, definitions, where)
+    if strict.get("type") == "object" or "properties" in strict:
+        if strict.get("additionalProperties") is not False:
+            place = f"field {'.'.join(where)!r}" if where else "the arguments"
+            raise _NotStrict(
+                f"{place} allow(s) keys that the schema does not name; use a model with "
+                "model_config = ConfigDict(extra='forbid') instead of a dict or an open model"
+            )
+        strict["required"] = list(strict.get("properties", {}))
+    return strict
+
+
+def _check_tool(tool: Tool) -> None:
+    """The construction checks of :class:`Tool`, in the order a reader would make them."""
+    if not isinstance(tool.name, str) or not TOOL_NAME_PATTERN.fullmatch(tool.name):
+        raise ValueError(
+            f"Tool name {tool.name!r} is not allowed: use 1-64 letters, digits, '_' or '-'"
+        )
+    if not isinstance(tool.description, str) or not tool.description.strip():
+        raise ValueError(f"Tool {tool.name!r} needs a non-blank description for the model")
+    from pydantic import BaseModel
+
+    model = tool.arguments_model
+    if not (isinstance(model, type) and issubclass(model, BaseModel)):
+        raise TypeError(
+            f"Tool {tool.name!r}: arguments_model must be a pydantic BaseModel subclass, "
+            f"got {model!r}"
+        )
+    if not callable(tool.handler):
+        raise TypeError(f"Tool {tool.name!r}: handler must be callable, got {tool.handler!r}")
+    if _is_async(tool.handler):
+        raise TypeError(
+            f"Tool {tool.name!r}: the handler is asynchronous; handlers are synchronous "
+            "functions that return their result (the runtime runs calls one after another)"
+        )
+    # Catch a handler/model mismatch when the tool is built, not in the middle of a run.
+    import inspect
+
+    try:
+        signature = inspect.signature(tool.handler)
+    except (TypeError, ValueError):
+        return  # some builtins have no signature to check
+    fields = dict.fromkeys(model.model_fields)
+    try:
+        signature.bind(**fields)
+    except TypeError as error:
+        raise TypeError(
+            f"Tool {tool.name!r}: the handler must accept the keyword arguments "
+            f"{list(fields)} of {model.__name__} ({error})"
+        ) from None
+
+
+def _is_async(handler: Callable[..., Any]) -> bool:
+    """True for a coroutine or async-generator function, or an object whose call is one."""
+    import inspect
+
+    for candidate in (handler, getattr(handler, "__call__", None)):  # noqa: B004
+        if inspect.iscoroutinefunction(candidate) or inspect.isasyncgenfunction(candidate):
+            return True
+    return False
+
+
+def _fields(arguments: BaseModel) -> dict[str, Any]:
+    """The validated fields as keyword arguments for the handler."""
+    return {name: getattr(arguments, name) for name in type(arguments).model_fields}

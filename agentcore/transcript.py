@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator, Mapping, Sequence
+from itertools import islice
 from typing import Any, NoReturn, SupportsIndex, overload
 
 Message = Mapping[str, Any]
@@ -28,7 +29,10 @@ def _refuse(*_: object, **__: object) -> NoReturn:
 
 
 class FrozenDict(dict[str, Any]):
-    """A ``dict`` whose mutating methods raise ``TypeError``. Built only by :func:`freeze`."""
+    """A ``dict`` whose mutating methods raise ``TypeError``.
+
+    Built by :func:`freeze` (and by the runtime, from parts :func:`freeze` already made).
+    """
 
     __slots__ = ()
     __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = _refuse
@@ -37,12 +41,19 @@ class FrozenDict(dict[str, Any]):
     def __copy__(self) -> dict[str, Any]:
         return dict(self)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickle by value: the default would rebuild it with __setitem__, which is refused.
+        return (FrozenDict, (dict(self),))
+
     def __deepcopy__(self, memo: dict[int, Any]) -> dict[str, Any]:
         return {key: _thaw(value) for key, value in self.items()}
 
 
 class FrozenList(list[Any]):
-    """A ``list`` whose mutating methods raise ``TypeError``. Built only by :func:`freeze`."""
+    """A ``list`` whose mutating methods raise ``TypeError``.
+
+    Built by :func:`freeze` (and by the runtime, from parts :func:`freeze` already made).
+    """
 
     __slots__ = ()
     __setitem__ = __delitem__ = append = extend = insert = pop = remove = _refuse
@@ -51,6 +62,9 @@ class FrozenList(list[Any]):
 
     def __copy__(self) -> list[Any]:
         return list(self)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (FrozenList, (list(self),))
 
     def __deepcopy__(self, memo: dict[int, Any]) -> list[Any]:
         return [_thaw(value) for value in self]
@@ -64,7 +78,7 @@ def _thaw(value: Any) -> Any:
     return value
 
 
-_ALREADY_FROZEN = frozenset({str, bool, type(None), FrozenDict, FrozenList})
+_ALREADY_FROZEN = frozenset({bool, type(None), FrozenDict, FrozenList})
 _MAX_INT_BITS = 13_000
 """About 3,900 digits: beyond Python's default limit for turning an int into text (4,300),
 so such a number could never be printed or sent as JSON."""
@@ -104,6 +118,8 @@ def freeze(value: Any, path: str = "value") -> Any:
 def _freeze(value: Any) -> Any:
     # Exact type checks first: every message is frozen, so the common cases must be cheap.
     kind = type(value)
+    if kind is str:
+        return value if value.isascii() else _utf8(value)
     if kind in _ALREADY_FROZEN:
         return value
     if kind is int:
@@ -117,8 +133,10 @@ def _freeze(value: Any) -> Any:
     # Subclasses (an IntEnum, an OrderedDict, a Mapping that is not a dict) take the slow path.
     if isinstance(value, float):
         return _finite(value)
-    if isinstance(value, bool | str):
+    if isinstance(value, bool):
         return value
+    if isinstance(value, str):
+        return _utf8(str.__str__(value))
     if isinstance(value, int):
         return _small_enough(value)
     if isinstance(value, Mapping):
@@ -129,6 +147,18 @@ def _freeze(value: Any) -> Any:
         f"is a {type(value).__name__}, which is not a JSON value; "
         "use dicts, lists, strings, numbers, booleans or None"
     )
+
+
+def _utf8(value: str) -> str:
+    # isascii() is O(1); only other text pays for the check.
+    if not value.isascii():
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            raise _NotJSON(
+                f"is text that cannot be encoded as UTF-8 (a lone surrogate): {value!r}"
+            ) from None
+    return value
 
 
 def _small_enough(value: int) -> int:
@@ -146,14 +176,23 @@ def _finite(value: float) -> float:
 def _freeze_mapping(value: Mapping[Any, Any]) -> FrozenDict:
     frozen: dict[str, Any] = {}
     for key, item in value.items():
-        if not isinstance(key, str):
-            raise _NotJSON(f"has the key {key!r}; JSON object keys must be strings")
+        if type(key) is not str or not key.isascii():
+            key = _text_key(key)
+        if type(item) is str and item.isascii():  # the most common value: inline
+            frozen[key] = item
+            continue
         try:
             frozen[key] = _freeze(item)
         except _NotJSON as error:
             error.where.append(f"[{key!r}]")
             raise
     return FrozenDict(frozen)
+
+
+def _text_key(key: object) -> str:
+    if not isinstance(key, str):
+        raise _NotJSON(f"has the key {key!r}; JSON object keys must be strings")
+    return _utf8(str.__str__(key))
 
 
 def _freeze_sequence(value: list[Any] | tuple[Any, ...]) -> FrozenList:
@@ -168,29 +207,35 @@ def _freeze_sequence(value: list[Any] | tuple[Any, ...]) -> FrozenList:
 
 
 class TranscriptView(Sequence[Message]):
-    """A read-only, live view of a run's transcript: what the model is given each turn.
+    """A read-only view of a run's transcript, fixed at the length it had when it was made.
 
-    Indexing, slicing, ``len`` and iteration work as on a list of messages; the messages are
-    frozen, and the view has no way to append or replace. Creating one is O(1).
+    What the model is given each turn: indexing, slicing, ``len`` and iteration work as on a
+    list of the first ``length`` messages; the messages are frozen, and the view has no way
+    to append or replace. Messages the run records later do not appear in it, so a model
+    that keeps the view it was handed still sees what it saw. Creating one is O(1): no copy.
     """
 
-    __slots__ = ("_messages",)
+    __slots__ = ("_length", "_messages")
 
-    def __init__(self, messages: list[Message]) -> None:
+    def __init__(self, messages: list[Message], length: int | None = None) -> None:
         self._messages = messages
+        self._length = len(messages) if length is None else length
 
     @overload
     def __getitem__(self, index: SupportsIndex) -> Message: ...
     @overload
     def __getitem__(self, index: slice) -> list[Message]: ...
     def __getitem__(self, index: SupportsIndex | slice) -> Message | list[Message]:
-        return self._messages[index]
+        if isinstance(index, slice):
+            return [self._messages[i] for i in range(*index.indices(self._length))]
+        position = range(self._length)[index]  # IndexError past the view's end
+        return self._messages[position]
 
     def __len__(self) -> int:
-        return len(self._messages)
+        return self._length
 
     def __iter__(self) -> Iterator[Message]:
-        return iter(self._messages)
+        return islice(self._messages, self._length)
 
     def __repr__(self) -> str:
-        return f"TranscriptView(<{len(self._messages)} messages>)"
+        return f"TranscriptView(<{self._length} messages>)"

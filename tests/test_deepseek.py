@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from chapter import CHAPTER_ANSWER, chapter_transcript
+from pydantic import BaseModel, ConfigDict
 
 from agentcore import (
     AgentRuntime,
@@ -353,6 +354,49 @@ def test_tool_parameters_are_passed_through_unchanged_with_strict_true(tool: Too
         "strict": True,
     }
     assert to_function_tool(schema)["parameters"] is schema["parameters"]
+
+
+class Place(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    city: str
+    country: str | None = None
+
+
+class TripArguments(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    start: Place
+    stops: list[Place] = []
+
+
+def test_nested_models_are_closed_and_every_property_required() -> None:
+    tool = Tool("plan_trip", "Plan a trip.", TripArguments, lambda start, stops: {})
+    strict = to_function_tool(tool.schema())["parameters"]
+    place = strict["$defs"]["Place"]
+    assert strict["additionalProperties"] is False
+    assert strict["required"] == ["start", "stops"]
+    assert place["additionalProperties"] is False
+    assert place["required"] == ["city", "country"]
+
+
+class TaggedArguments(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    tags: dict[str, int]
+
+
+def test_a_schema_that_cannot_be_strict_is_refused_when_the_tool_is_built() -> None:
+    # The strict schema is part of the tool (agentcore.tools.strict_json_schema): a tool the
+    # adapter could not offer strictly never reaches it.
+    with pytest.raises(TypeError, match=r"TaggedArguments.*field 'tags' allow"):
+        Tool("tag_things", "Tag things.", TaggedArguments, lambda tags: {})
+
+
+def test_an_open_model_is_refused_too() -> None:
+    class Open(BaseModel):
+        model_config = ConfigDict(extra="allow")
+        city: str
+
+    with pytest.raises(TypeError, match=r"Open.*the arguments allow"):
+        Tool("open_tool", "Open.", Open, lambda city: {})
 
 
 # --- rejected turns: each error keeps the transcript and runs no handler of that turn ---------

@@ -282,3 +282,15 @@ def test_the_experiments_module_does_not_import_ipywidgets() -> None:
     code = "import sys, agentcore.course.experiments\nprint('ipywidgets' in sys.modules)\n"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "False"
+
+
+def test_starting_a_refused_experiment_again_keeps_the_traceback_the_same_length() -> None:
+    import traceback
+
+    experiment = build_experiment("same_call_id_in_one_turn")
+    lengths = []
+    for _ in range(3):
+        with pytest.raises(InvalidModelTurnError) as caught:
+            experiment.start()
+        lengths.append(len(traceback.extract_tb(caught.value.__traceback__)))
+    assert lengths[0] == lengths[1] == lengths[2]

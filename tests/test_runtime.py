@@ -292,7 +292,7 @@ def test_observe_policy_returns_the_failure_to_the_model() -> None:
     assert recorder.ran == ["flaky:x"]
     assert json.loads(seen[0]) == {
         "error": "ToolExecutionError",
-        "message": "Tool 'flaky' failed: RuntimeError: flaky is broken",
+        "message": "Tool 'flaky' (call_id 'c1') failed: RuntimeError: flaky is broken",
     }
     assert "Traceback" not in seen[0]
 

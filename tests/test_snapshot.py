@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from agentcore import FinalAnswer
 from agentcore.course.experiments import max_steps_limit, two_calls_in_one_turn
 from agentcore.course.snapshot import RunSnapshot, TranscriptRow, event_line, transcript_rows
@@ -118,7 +120,6 @@ def test_a_run_stopped_by_ctrl_c_reads_as_interrupted() -> None:
     import pytest
 
     from agentcore import AgentRuntime, ModelTurn, ScriptedModel, ToolCall, build_tools
-    from agentcore.course.snapshot import run_status
 
     def interrupted_at_turn_2(messages, tools):  # type: ignore[no-untyped-def]
         if len(messages) > 1:
@@ -133,7 +134,7 @@ def test_a_run_stopped_by_ctrl_c_reads_as_interrupted() -> None:
         run.step()
     snapshot = RunSnapshot.of_run(run)
 
-    assert run_status(run) == "interrupted" and snapshot.finished
+    assert run.status == "interrupted" and snapshot.finished
     assert snapshot.error_type == "KeyboardInterrupt"
     lines = snapshot.text().splitlines()
     assert lines[0] == "status: interrupted"
@@ -141,3 +142,19 @@ def test_a_run_stopped_by_ctrl_c_reads_as_interrupted() -> None:
         "why: The run was interrupted by KeyboardInterrupt (for example Ctrl-C) and cannot go "
         "on; its transcript so far is kept in run.messages."
     )
+
+
+def test_an_interrupted_run_reads_as_interrupted() -> None:
+    from agentcore import AgentRuntime, ModelTurn, ScriptedModel
+
+    def interrupt(messages: object, tools: object) -> ModelTurn:
+        raise KeyboardInterrupt
+
+    run = AgentRuntime(ScriptedModel(interrupt), []).start("Go.")
+    with pytest.raises(KeyboardInterrupt):
+        run.step()
+    snapshot = RunSnapshot.of_run(run)
+    assert run.status == snapshot.status == "interrupted" and snapshot.finished
+    assert snapshot.error_type == "KeyboardInterrupt"
+    assert snapshot.text().startswith("status: interrupted")
+    assert RunSnapshot.of_run(run, language="zh-CN").text().startswith("状态：已中断")

@@ -70,8 +70,8 @@ def test_tool_schemas_limit_the_city_and_refuse_nan() -> None:
     weather, conversion = build_tools()
     assert weather.schema()["parameters"]["properties"]["city"]["enum"] == ["Tokyo", "Paris"]
     with pytest.raises(ToolArgumentsError):
-        weather.execute({"city": "Berlin"})
+        weather.validate({"city": "Berlin"})
     with pytest.raises(ToolArgumentsError):
-        conversion.execute({"temperature_c": math.nan})
+        conversion.validate({"temperature_c": math.nan})
     with pytest.raises(ToolArgumentsError):
-        conversion.execute({"temperature_c": "18"})
+        conversion.validate({"temperature_c": "18"})

@@ -33,6 +33,11 @@ def make_tool(name: str = "echo", handler: Any = echo) -> Tool:
     return Tool(name, "Echo the text back.", EchoArguments, handler)
 
 
+def run_tool(tool: Tool, arguments: dict[str, Any]) -> str:
+    """The runtime's two phases, outside a run: validate, then execute."""
+    return tool.execute(tool.validate(arguments))
+
+
 @pytest.mark.parametrize("name", ["", "has space", "dots.not.allowed", "x" * 65, "é", 3])
 def test_tool_names_follow_the_providers_rule(name: Any) -> None:
     with pytest.raises(ValueError, match="not allowed"):
@@ -80,7 +85,7 @@ def test_bad_arguments_are_rejected_before_the_handler_runs(
         return text
 
     with pytest.raises(ToolArgumentsError) as caught:
-        make_tool(handler=spy).execute(arguments)
+        run_tool(make_tool(handler=spy), arguments)
     assert calls == []
     assert caught.value.tool == "echo"
     assert [error["loc"] for error in caught.value.errors] == [(location,)]
@@ -88,7 +93,7 @@ def test_bad_arguments_are_rejected_before_the_handler_runs(
 
 
 def test_results_are_json_text_with_non_ascii_kept() -> None:
-    assert make_tool().execute({"text": "东京"}) == '{"echo": "东京"}'
+    assert run_tool(make_tool(), {"text": "东京"}) == '{"echo": "东京"}'
 
 
 def test_a_pydantic_result_is_dumped() -> None:
@@ -97,7 +102,7 @@ def test_a_pydantic_result_is_dumped() -> None:
         text: str
 
     tool = make_tool(handler=lambda text: Reply(text=text))
-    assert json.loads(tool.execute({"text": "x"})) == {"kind": "echo", "text": "x"}
+    assert json.loads(run_tool(tool, {"text": "x"})) == {"kind": "echo", "text": "x"}
 
 
 def test_a_raising_handler_becomes_tool_execution_error_with_the_cause() -> None:
@@ -105,7 +110,7 @@ def test_a_raising_handler_becomes_tool_execution_error_with_the_cause() -> None
         raise ConnectionError("weather service down")
 
     with pytest.raises(ToolExecutionError, match="ConnectionError: weather service down") as caught:
-        make_tool(handler=broken).execute({"text": "x"})
+        run_tool(make_tool(handler=broken), {"text": "x"})
     assert isinstance(caught.value.__cause__, ConnectionError)
     assert caught.value.tool == "echo"
 
@@ -115,7 +120,7 @@ def test_a_raising_handler_becomes_tool_execution_error_with_the_cause() -> None
 )
 def test_a_result_json_cannot_carry_is_an_execution_error(result: Any) -> None:
     with pytest.raises(ToolExecutionError, match="not JSON"):
-        make_tool(handler=lambda text: result).execute({"text": "x"})
+        run_tool(make_tool(handler=lambda text: result), {"text": "x"})
 
 
 def test_registry_rejects_duplicates_and_non_tools() -> None:
@@ -135,7 +140,7 @@ def test_registry_schemas_keep_registration_order_and_are_read_only() -> None:
 def test_registry_refuses_a_tool_it_does_not_hold() -> None:
     registry = ToolRegistry(build_tools())
     with pytest.raises(UnknownToolError) as caught:
-        registry.execute(ToolCall("call-1", "delete_everything", {}))
+        registry.prepare(ToolCall("call-1", "delete_everything", {}))
     assert caught.value.name == "delete_everything"
     assert caught.value.registered == ("get_teaching_weather", "celsius_to_fahrenheit")
     assert "get_teaching_weather, celsius_to_fahrenheit" in str(caught.value)
@@ -145,12 +150,15 @@ def test_registry_never_looks_in_globals() -> None:
     # A function with the requested name exists in this module; the registry ignores it.
     registry = ToolRegistry([])
     with pytest.raises(UnknownToolError):
-        registry.execute(ToolCall("call-1", "echo", {"text": "x"}))
+        registry.prepare(ToolCall("call-1", "echo", {"text": "x"}))
 
 
 def test_registry_executes_a_registered_tool() -> None:
     registry = ToolRegistry(build_tools())
-    observation = registry.execute(ToolCall("call-1", "get_teaching_weather", {"city": "Paris"}))
+    tool, arguments = registry.prepare(
+        ToolCall("call-1", "get_teaching_weather", {"city": "Paris"})
+    )
+    observation = tool.execute(arguments)
     assert json.loads(observation) == {
         "city": "Paris",
         "temperature_c": 12.0,
@@ -167,6 +175,7 @@ def test_a_buggy_custom_validator_is_an_arguments_error_not_a_crash() -> None:
     from pydantic import field_validator
 
     class Lookup(BaseModel):
+        model_config = ConfigDict(extra="forbid")
         city: str
 
         @field_validator("city")
@@ -176,7 +185,7 @@ def test_a_buggy_custom_validator_is_an_arguments_error_not_a_crash() -> None:
 
     tool = Tool("lookup", "Look up.", Lookup, lambda city: city)
     with pytest.raises(ToolArgumentsError, match="KeyError") as caught:
-        tool.execute({"city": "Berlin"})
+        run_tool(tool, {"city": "Berlin"})
     assert isinstance(caught.value.__cause__, KeyError)
 
 
@@ -185,4 +194,4 @@ def test_a_result_nested_too_deeply_is_an_execution_error() -> None:
     for _ in range(100_000):
         deep = [deep]
     with pytest.raises(ToolExecutionError, match="not JSON"):
-        make_tool(handler=lambda text: deep).execute({"text": "x"})
+        run_tool(make_tool(handler=lambda text: deep), {"text": "x"})

@@ -62,9 +62,21 @@ def test_every_mutation_is_refused() -> None:
 
 def test_the_view_reads_like_a_list_but_cannot_change() -> None:
     messages: list[Any] = [freeze({"role": "user", "content": "hi"})]
-    view = TranscriptView(messages)
     messages.append(freeze({"role": "assistant", "content": "hello"}))
-    assert len(view) == 2 and view[-1]["content"] == "hello"  # live
+    view = TranscriptView(messages)
+    assert len(view) == 2 and view[-1]["content"] == "hello"
     assert [m["role"] for m in view] == ["user", "assistant"]
     assert not hasattr(view, "append")
     assert repr(view) == "TranscriptView(<2 messages>)"
+
+
+def test_the_view_stays_at_the_length_it_was_made_with() -> None:
+    # What a model was handed does not change after the call (issue 9, section 2).
+    messages: list[Any] = [freeze({"role": "user", "content": "hi"})]
+    view = TranscriptView(messages)
+    messages.append(freeze({"role": "assistant", "content": "hello"}))
+    assert len(view) == 1 and list(view) == [{"role": "user", "content": "hi"}]
+    assert view[-1]["content"] == "hi" and view[0:] == [{"role": "user", "content": "hi"}]
+    with pytest.raises(IndexError):
+        view[1]
+    assert view[::-1] == [{"role": "user", "content": "hi"}]

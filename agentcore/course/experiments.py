@@ -23,6 +23,7 @@ import dataclasses
 import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from types import TracebackType
 from typing import Any
 
 from agentcore.course.snapshot import RunSnapshot
@@ -72,6 +73,11 @@ class Experiment:
     runtime: AgentRuntime | None
     refused: InvalidModelTurnError | None = None
     _counter: _HandlerCounter | None = dataclasses.field(default=None, repr=False)
+    _refused_traceback: TracebackType | None = dataclasses.field(default=None, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.refused is not None:
+            self._refused_traceback = self.refused.__traceback__
 
     @property
     def label(self) -> str:
@@ -93,7 +99,8 @@ class Experiment:
         Raises the stored :class:`InvalidModelTurnError` when the scenario was refused.
         """
         if self.refused is not None:
-            raise self.refused
+            # With the traceback it was refused with: raising it again must not lengthen it.
+            raise self.refused.with_traceback(self._refused_traceback)
         assert self.runtime is not None  # every scenario sets one of runtime or refused
         if self._counter is not None:
             self._counter.runs = 0

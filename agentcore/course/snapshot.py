@@ -18,9 +18,6 @@ from agentcore.events import ModelDecision, RunEvent, ToolAction, ToolObservatio
 from agentcore.runtime import AgentRun
 from agentcore.transcript import Message
 
-RunStatus = Literal["not started", "running", "answered", "failed", "interrupted"]
-"""Where a run stands (contract decision 3: the same words as ``AgentRun.status``)."""
-
 SnapshotStatus = Literal["not started", "running", "answered", "failed", "interrupted", "refused"]
 """A run's status, or "refused": no run could start (an experiment's model turn was invalid)."""
 
@@ -29,25 +26,6 @@ Holder = Literal["model", "runtime", "tool"]
 tool executes. Control never leaves the runtime: it calls the model and the tools."""
 
 FINISHED: tuple[SnapshotStatus, ...] = ("answered", "failed", "interrupted", "refused")
-
-
-def run_status(run: AgentRun) -> RunStatus:
-    """The status of ``run``: the one place the course reads it.
-
-    Contract decision 3 gives :class:`AgentRun` a ``status`` property; once it is on main,
-    this function returns ``run.status`` and nothing else in the course computes a status.
-    Until then it reads the run's fields in the same order.
-    """
-    status = getattr(run, "status", None)
-    if isinstance(status, str):
-        return status  # type: ignore[return-value]  # AgentRun.status, once it exists
-    if run.result is not None:
-        return "answered"
-    if run.error is not None:
-        return "failed"
-    if run.interrupted is not None:
-        return "interrupted"
-    return "running" if run.events else "not started"
 
 
 @dataclass(frozen=True)
@@ -207,8 +185,8 @@ def event_rows(
 class RunSnapshot:
     """What a run looks like at one moment, as plain data and text in one language.
 
-    Fields: ``status`` (:data:`SnapshotStatus`, read through :func:`run_status`); ``rows``
-    (:class:`TranscriptRow` per transcript line, those of the last step marked ``new``);
+    Fields: ``status`` (:data:`SnapshotStatus`, read from :attr:`agentcore.AgentRun.status`);
+    ``rows`` (:class:`TranscriptRow` per transcript line, those of the last step marked ``new``);
     ``trace`` (the chapter's trace lines of every event so far); ``last_step`` (the lines of
     the events of the last step, decisions included, see :func:`event_line`); ``events``
     (:class:`EventRow` per event so far: who acts, the last step's rows marked ``new``); the
@@ -255,7 +233,7 @@ class RunSnapshot:
         events, before_new = event_rows(run.events, len(last_step), language)
         problem: BaseException | None = run.error if run.error is not None else run.interrupted
         return cls(
-            status=run_status(run),
+            status=run.status,
             language=language,
             rows=transcript_rows(run.messages, before_new if last_step else None),
             trace=tuple(line for e in run.events if (line := e.trace_line()) is not None),
