@@ -29,7 +29,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
-from typing import Any
+from typing import Any, TypeVar
 
 from agentcore.course.teaching_tools import DESCRIBE_TEMPERATURE_TOOL, build_tools
 from agentcore.course.weather import Language, ScriptedWeatherModel, Task, weather_request
@@ -126,7 +126,7 @@ class RecordedRequest:
 
 class _Server(ThreadingHTTPServer):
     daemon_threads = True  # a slow reply must not hold up stopping the server
-    owner: LocalResponsesServer
+    owner: LoopbackServer
 
     def handle_error(self, request: object, client_address: object) -> None:
         # A client that timed out and hung up is part of the test, not a server failure.
@@ -187,31 +187,30 @@ def _rough_tokens(value: Any) -> int:
     return math.ceil(len(json.dumps(value, ensure_ascii=False)) / 4)
 
 
-class LocalResponsesServer:
-    """A ``POST /responses`` server on 127.0.0.1 that plays a script (chapter section 10).
+_Server_T = TypeVar("_Server_T", bound="LoopbackServer")
+
+
+class LoopbackServer:
+    """The part every loopback server shares: a script of :class:`Reply` objects played over
+    real HTTP on 127.0.0.1, every request recorded, the provider's error shape.
+
+    A subclass names its endpoint (``path``, for example ``"/responses"``), refuses what its
+    provider refuses (:meth:`_refuse`) and shapes a scripted reply as its provider's JSON
+    (:meth:`_response`). This base checks the path, the ``Bearer`` Authorization header (and
+    the key, when one is given) and that the body is a JSON object, before a subclass sees
+    the request; none of these refusals consumes a reply.
 
     Input: ``script``, the :class:`Reply` objects to give, one per accepted request, in
     order; ``api_key`` (optional): if given, any other Bearer key gets HTTP 401.
 
-    Use it as a context manager; it listens on a free port from ``__enter__`` and always
-    stops in ``__exit__``::
-
-        with LocalResponsesServer(weather_script()) as server:
-            model = DeepSeekResponsesModel(
-                model="deepseek-v4-flash", api_key="offline", base_url=server.base_url
-            )
-            ...
-        server.requests  # every request, in order
-
     Attributes: ``base_url`` (``"http://127.0.0.1:<port>"``, set once started),
-    ``requests`` (``list[RecordedRequest]``), ``replies_played`` (``int``).
-
-    A request with no Authorization header gets 401; one with ``previous_response_id``,
-    or a ``function_call_output`` whose call_id has no earlier ``function_call``, gets 400;
-    none of these consumes a reply. A request after the script is used up gets HTTP 500
-    saying so. Raises ``TypeError`` if the script holds something that is not a
-    :class:`Reply`, and ``RuntimeError`` if entered twice.
+    ``requests`` (``list[RecordedRequest]``), ``replies_played`` (``int``). A request after
+    the script is used up gets HTTP 500 saying so. Raises ``TypeError`` if the script holds
+    something that is not a :class:`Reply`, and ``RuntimeError`` if entered twice.
     """
+
+    path = "/"
+    """The one endpoint the server answers (``POST``); any other path gets 404."""
 
     def __init__(self, script: Iterable[Reply], *, api_key: str | None = None) -> None:
         self._script = tuple(script)
@@ -227,9 +226,9 @@ class LocalResponsesServer:
         self.requests: list[RecordedRequest] = []
         self.replies_played = 0
 
-    def __enter__(self) -> LocalResponsesServer:
+    def __enter__(self: _Server_T) -> _Server_T:
         if self._server is not None:
-            raise RuntimeError("this LocalResponsesServer was already started; make a new one")
+            raise RuntimeError(f"this {type(self).__name__} was already started; make a new one")
         self._server = _Server(("127.0.0.1", 0), _Handler)
         self._server.owner = self
         host, port = self._server.server_address[:2]
@@ -237,7 +236,7 @@ class LocalResponsesServer:
         self._thread = threading.Thread(
             target=self._server.serve_forever,
             kwargs={"poll_interval": 0.02},  # how soon stopping is noticed (default 0.5 s)
-            name="LocalResponsesServer",
+            name=type(self).__name__,
             daemon=True,
         )
         self._thread.start()
@@ -271,7 +270,7 @@ class LocalResponsesServer:
             if self.replies_played >= len(self._script):
                 return 500, _error_body(
                     500,
-                    f"LocalResponsesServer has no scripted reply left for request "
+                    f"{type(self).__name__} has no scripted reply left for request "
                     f"{len(self.requests)}: its script holds {len(self._script)}",
                 )
             reply = self._script[self.replies_played]
@@ -288,9 +287,9 @@ class LocalResponsesServer:
     def _refusal(
         self, method: str, path: str, authorization: str, body: Any
     ) -> tuple[int, str] | None:
-        """The documented rejections that come before any scripted reply."""
-        if path.rstrip("/") != "/responses":
-            return 404, _error_body(404, f"No route for {method} {path}; use POST /responses")
+        """The rejections every loopback server makes before any scripted reply."""
+        if path.rstrip("/") != self.path:
+            return 404, _error_body(404, f"No route for {method} {path}; use POST {self.path}")
         if not authorization.startswith("Bearer "):
             return 401, _error_body(401, "Authentication Fails: no Bearer API key was sent")
         if self._api_key is not None and not hmac.compare_digest(
@@ -299,6 +298,55 @@ class LocalResponsesServer:
             return 401, _error_body(401, "Authentication Fails: the API key is invalid")
         if not isinstance(body, dict):
             return 400, _error_body(400, "Invalid Format: the request body is not a JSON object")
+        return self._refuse(body)
+
+    def _refuse(self, body: dict[str, Any]) -> tuple[int, str] | None:
+        """What this endpoint refuses in a well-formed request (a subclass's rules)."""
+        return None
+
+    def _response(self, number: int, reply: Reply, request: Mapping[str, Any]) -> dict[str, Any]:
+        """The provider's JSON for scripted reply ``number`` (a subclass's wire format)."""
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        # No port: a lesson that prints the server gets the same output on every run.
+        state = "running" if self._server and not self._stopping.is_set() else "stopped"
+        return (
+            f"{type(self).__name__}({state}, replies played {self.replies_played} of "
+            f"{len(self._script)}, requests={len(self.requests)})"
+        )
+
+
+class LocalResponsesServer(LoopbackServer):
+    """A ``POST /responses`` server on 127.0.0.1 that plays a script (chapter section 10).
+
+    Input: ``script``, the :class:`Reply` objects to give, one per accepted request, in
+    order; ``api_key`` (optional): if given, any other Bearer key gets HTTP 401.
+
+    Use it as a context manager; it listens on a free port from ``__enter__`` and always
+    stops in ``__exit__``::
+
+        with LocalResponsesServer(weather_script()) as server:
+            model = DeepSeekResponsesModel(
+                model="deepseek-v4-flash", api_key="offline", base_url=server.base_url
+            )
+            ...
+        server.requests  # every request, in order
+
+    Attributes: ``base_url`` (``"http://127.0.0.1:<port>"``, set once started),
+    ``requests`` (``list[RecordedRequest]``), ``replies_played`` (``int``).
+
+    A request with no Authorization header gets 401; one with ``previous_response_id``,
+    or a ``function_call_output`` whose call_id has no earlier ``function_call``, gets 400;
+    none of these consumes a reply. A request after the script is used up gets HTTP 500
+    saying so. Raises ``TypeError`` if the script holds something that is not a
+    :class:`Reply`, and ``RuntimeError`` if entered twice.
+    """
+
+    path = "/responses"
+
+    def _refuse(self, body: dict[str, Any]) -> tuple[int, str] | None:
+        """The Responses API's documented rejections of a well-formed request."""
         if "previous_response_id" in body:
             return 400, _error_body(
                 400,
@@ -341,14 +389,6 @@ class LocalResponsesServer:
                 "total_tokens": input_tokens + output_tokens,
             },
         }
-
-    def __repr__(self) -> str:
-        # No port: a lesson that prints the server gets the same output on every run.
-        state = "running" if self._server and not self._stopping.is_set() else "stopped"
-        return (
-            f"LocalResponsesServer({state}, replies played {self.replies_played} of "
-            f"{len(self._script)}, requests={len(self.requests)})"
-        )
 
 
 def weather_script(
