@@ -71,7 +71,11 @@ def message(text: str) -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class Reply:
-    """One scripted answer of :class:`LocalResponsesServer` to one ``POST /responses``.
+    """One scripted answer of a loopback server to one request.
+
+    Written as Responses output items; :class:`LocalResponsesServer` sends them as they are,
+    :class:`~agentcore.providers.local_chat_server.LocalChatServer` translates the same reply
+    into a chat completion, so one script (such as :func:`weather_script`) plays on both.
 
     Fields:
 
@@ -288,7 +292,7 @@ class LoopbackServer:
         self, method: str, path: str, authorization: str, body: Any
     ) -> tuple[int, str] | None:
         """The rejections every loopback server makes before any scripted reply."""
-        if path.rstrip("/") != self.path:
+        if not self._serves(path):
             return 404, _error_body(404, f"No route for {method} {path}; use POST {self.path}")
         if not authorization.startswith("Bearer "):
             return 401, _error_body(401, "Authentication Fails: no Bearer API key was sent")
@@ -299,6 +303,10 @@ class LoopbackServer:
         if not isinstance(body, dict):
             return 400, _error_body(400, "Invalid Format: the request body is not a JSON object")
         return self._refuse(body)
+
+    def _serves(self, path: str) -> bool:
+        """True if ``path`` is this server's endpoint (a subclass may accept more than one)."""
+        return path.rstrip("/") == self.path
 
     def _refuse(self, body: dict[str, Any]) -> tuple[int, str] | None:
         """What this endpoint refuses in a well-formed request (a subclass's rules)."""
