@@ -31,18 +31,6 @@ from agentcore.errors import (
     InvalidModelTurnError,
     MaxStepsExceeded,
     ModelError,
-    ProviderAuthenticationError,
-    ProviderConfigurationError,
-    ProviderConnectionError,
-    ProviderError,
-    ProviderNotFoundError,
-    ProviderPermissionError,
-    ProviderRateLimitError,
-    ProviderRequestError,
-    ProviderResponseError,
-    ProviderServerError,
-    ProviderStatusError,
-    ProviderTimeoutError,
     ScriptExhaustedError,
     ToolArgumentsError,
     ToolBudgetExceeded,
@@ -76,10 +64,31 @@ if TYPE_CHECKING:
     )
     from agentcore.course.weather import ScriptedWeatherModel, weather_request
     from agentcore.providers.deepseek import DeepSeekResponsesModel
+    from agentcore.providers.errors import (
+        ProviderConfigurationError,
+        ProviderConnectionError,
+        ProviderError,
+        ProviderRequestError,
+        ProviderResponseError,
+        ProviderStatusError,
+        ProviderTimeoutError,
+    )
 
 # Public names that live outside the runtime, and the module each one loads from on first use.
 _LAZY: dict[str, str] = {
     "DeepSeekResponsesModel": "agentcore.providers.deepseek",
+    **dict.fromkeys(
+        (
+            "ProviderConfigurationError",
+            "ProviderConnectionError",
+            "ProviderError",
+            "ProviderRequestError",
+            "ProviderResponseError",
+            "ProviderStatusError",
+            "ProviderTimeoutError",
+        ),
+        "agentcore.providers.errors",
+    ),
     "ScriptedWeatherModel": "agentcore.course.weather",
     "weather_request": "agentcore.course.weather",
     **dict.fromkeys(
@@ -114,16 +123,11 @@ __all__ = [
     "ModelDecision",
     "ModelError",
     "ModelTurn",
-    "ProviderAuthenticationError",
     "ProviderConfigurationError",
     "ProviderConnectionError",
     "ProviderError",
-    "ProviderNotFoundError",
-    "ProviderPermissionError",
-    "ProviderRateLimitError",
     "ProviderRequestError",
     "ProviderResponseError",
-    "ProviderServerError",
     "ProviderStatusError",
     "ProviderTimeoutError",
     "RunEvent",

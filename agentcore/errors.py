@@ -18,36 +18,9 @@ MaxStepsExceeded       the model did not finish in    the task, the model, or th
                        ``max_steps`` model turns (6.4)
 ToolBudgetExceeded     a turn would run more tools    the task, the model, or the budget
                        than ``max_tool_calls`` allows
-ModelError             the model itself raised while  the model (an adapter's errors subclass it)
-                       producing a turn
-ProviderError          a provider adapter failed      the subclass says which (below)
-                       (section 10)
+ModelError             the model itself raised while  the model (an adapter's errors subclass it:
+                       producing a turn               see :mod:`agentcore.providers.errors`)
 ====================== ============================== ==========================================
-
-The provider family, raised by :class:`agentcore.DeepSeekResponsesModel` (chapter section 10).
-Each message says what went wrong and what to do; none ever holds the API key:
-
-=========================== ===================================== ===============================
-error                       raised when                           look first at
-=========================== ===================================== ===============================
-ProviderConfigurationError  no API key or no model is configured  ``DEEPSEEK_API_KEY``,
-                                                                  ``DEEPSEEK_MODEL``
-ProviderRequestError        the adapter cannot build a request:   the tool's arguments model, or
-                            a tool schema cannot be made strict,  the transcript
-                            or a transcript message it cannot
-                            translate
-ProviderConnectionError     nothing answered at the base URL      ``DEEPSEEK_BASE_URL``, network
-ProviderTimeoutError        no reply within the request timeout   the network, the timeout
-ProviderStatusError         the provider answered with an HTTP    the status code and its hint
-                            error status (400, 402, 422, ...)
-ProviderAuthenticationError HTTP 401: the key was refused         ``DEEPSEEK_API_KEY``
-ProviderPermissionError     HTTP 403: the key may not do this     the account's permissions
-ProviderNotFoundError       HTTP 404: no such model or endpoint   ``DEEPSEEK_MODEL``, base URL
-ProviderRateLimitError      HTTP 429: too many requests           wait, then retry
-ProviderServerError         HTTP 5xx: the provider failed         wait, then retry
-ProviderResponseError       a reply breaks the wire format        the provider, or the model's
-                            (status, items, arguments)            output
-=========================== ===================================== ===============================
 
 Every error that leaves :meth:`agentcore.AgentRuntime.run` carries what had happened until
 then: the transcript (``messages``), the number of model turns and of tool executions. A
@@ -171,93 +144,3 @@ class ModelError(AgentRuntimeError):
 
 class ScriptExhaustedError(ModelError):
     """A :class:`agentcore.ScriptedModel` was asked for more turns than its script holds."""
-
-
-class ProviderError(ModelError):
-    """A provider adapter failed to get a valid model turn (chapter section 10).
-
-    The base of every error :class:`agentcore.DeepSeekResponsesModel` raises. Attributes:
-
-    * ``hint`` (``str``): what to do about it, in plain language; the message is the cause
-      (a sentence) followed by the hint.
-    * ``status_code`` (``int | None``): the HTTP status, when the provider answered with one.
-
-    Raised inside ``Model.generate``, it reaches the runtime unchanged and carries the
-    transcript like every :class:`AgentRuntimeError`. Messages never contain the API key.
-    """
-
-    def __init__(self, message: str, *, hint: str = "", status_code: int | None = None) -> None:
-        super().__init__(f"{message} {hint}" if hint else message)
-        self.hint = hint
-        self.status_code = status_code
-
-
-class ProviderConfigurationError(ProviderError):
-    """The adapter is missing its API key or model (raised when it is constructed).
-
-    The message is one sentence naming the environment variables to set, with the command
-    for bash, PowerShell and cmd.
-    """
-
-
-class ProviderRequestError(ProviderError):
-    """The adapter cannot build a valid request; nothing was sent.
-
-    Raised for a tool whose arguments schema cannot be made strict (the message names the
-    tool and the place in its schema) and for a transcript message the adapter cannot
-    translate into input items (the message names its index and role).
-    """
-
-
-class ProviderConnectionError(ProviderError):
-    """Nothing answered at the provider's base URL (connection refused, DNS, proxy)."""
-
-
-class ProviderTimeoutError(ProviderConnectionError):
-    """The provider did not reply within the request timeout (after the SDK's retries)."""
-
-
-class ProviderStatusError(ProviderError):
-    """The provider answered with an HTTP error status; ``status_code`` says which.
-
-    Statuses with their own subclass: 401, 403, 404, 429 and 5xx. Others (400 invalid
-    format, 402 insufficient balance, 422 invalid parameters, ...) raise this class with a
-    hint for that status. ``provider_message`` holds the provider's own explanation.
-    """
-
-    def __init__(
-        self, message: str, *, hint: str = "", status_code: int, provider_message: str = ""
-    ) -> None:
-        super().__init__(message, hint=hint, status_code=status_code)
-        self.provider_message = provider_message
-
-
-class ProviderAuthenticationError(ProviderStatusError):
-    """HTTP 401: the provider refused the API key."""
-
-
-class ProviderPermissionError(ProviderStatusError):
-    """HTTP 403: the key is valid but may not use this model or endpoint."""
-
-
-class ProviderNotFoundError(ProviderStatusError):
-    """HTTP 404: the model name or the endpoint does not exist at this base URL."""
-
-
-class ProviderRateLimitError(ProviderStatusError):
-    """HTTP 429: too many requests (after the SDK's retries)."""
-
-
-class ProviderServerError(ProviderStatusError):
-    """HTTP 5xx: the provider failed or is overloaded (after the SDK's retries)."""
-
-
-class ProviderResponseError(ProviderError):
-    """The provider's reply breaks the wire format the adapter relies on (section 10).
-
-    Raised for: a status other than ``completed`` (the message gives the incomplete reason),
-    no function call and no text, function arguments that are not JSON, not a JSON object,
-    hold ``NaN``/``Infinity`` or a key twice, or exceed the adapter's size limit, and a
-    function call with an empty ``call_id`` or name. The turn is rejected before any handler
-    runs.
-    """

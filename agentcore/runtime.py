@@ -169,7 +169,6 @@ class AgentRun:
         )
 
 
-
 class AgentRuntime:
     """Runs the tool-calling loop for one model and one set of tools (chapter section 6).
 

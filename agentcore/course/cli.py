@@ -22,8 +22,8 @@ from collections.abc import Sequence
 from agentcore.course.snapshot import RunSnapshot
 from agentcore.course.teaching_tools import DESCRIBE_TEMPERATURE_TOOL, TEACHING_WEATHER, build_tools
 from agentcore.course.weather import LANGUAGES, TASKS, ScriptedWeatherModel, weather_request
-from agentcore.errors import ProviderConfigurationError
 from agentcore.protocol import Model
+from agentcore.providers.errors import ProviderConfigurationError
 from agentcore.runtime import AgentRuntime
 from agentcore.tools import Tool
 from agentcore.transcript import Message

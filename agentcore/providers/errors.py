@@ -1,0 +1,199 @@
+"""The provider errors: what an adapter raises when a model API fails (chapter section 10).
+
+Every error here subclasses :class:`ProviderError`, which subclasses
+:class:`agentcore.errors.ModelError`, so a failed provider call reaches the runtime as a model
+failure and carries the transcript like every runtime error. Each message is the cause (a
+sentence) followed by a hint saying what to do. None ever holds the API key: the adapters build
+every text through :func:`agentcore.providers.http.redact` before it reaches an error.
+
+=========================== ===================================== ===============================
+error                       raised when                           look first at
+=========================== ===================================== ===============================
+ProviderConfigurationError  no API key or no model is configured  ``DEEPSEEK_API_KEY``,
+                                                                  ``DEEPSEEK_MODEL``
+ProviderRequestError        the adapter cannot build a valid      the transcript (unpaired
+                            request; nothing was sent             calls and outputs, roles)
+ProviderConnectionError     nothing answered at the base URL      ``DEEPSEEK_BASE_URL``, network,
+                            (refused, DNS, proxy)                 proxy settings
+ProviderTimeoutError        no whole reply within the deadline    the network, ``timeout=``
+ProviderStatusError         the provider answered with an HTTP    ``status_code`` and its hint
+                            error status or a redirect            (:data:`STATUS_HINTS`)
+ProviderResponseError       the reply breaks the wire format or   the provider, the base URL
+                            the adapter's limits (size, nesting,
+                            encoding, items, arguments)
+=========================== ===================================== ===============================
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Any
+
+from agentcore.errors import ModelError
+
+CURRENT_MODELS = ("deepseek-flash",)
+"""The model names DeepSeek serves today (its docs, 2026-09). ``deepseek-v4-flash`` is a
+retired name DeepSeek still routes to ``deepseek-flash`` and may remove."""
+
+_RETRY = (
+    "Wait a little and run again (the SDK already retried up to max_retries times before "
+    "giving up)."
+)
+_FORMAT = (
+    "The adapter sent something the provider does not accept; compare the request body with "
+    "the provider's Responses API documentation."
+)
+
+STATUS_HINTS: dict[int | str, tuple[str, str]] = {
+    400: ("The provider rejected the request format", _FORMAT),
+    "model not exist": (
+        "The provider does not serve the model in DEEPSEEK_MODEL",
+        f"Set DEEPSEEK_MODEL to a current name: {', '.join(CURRENT_MODELS)} "
+        "(deepseek-v4-flash is a retired alias that DeepSeek may remove).",
+    ),
+    401: (
+        "The provider refused the API key",
+        "Check that DEEPSEEK_API_KEY holds a current key from "
+        "https://platform.deepseek.com/api_keys, without quotes or spaces.",
+    ),
+    402: (
+        "The account has insufficient balance",
+        "Top up at https://platform.deepseek.com/top_up, or run offline with the local "
+        "server (python -m agentcore --provider deepseek --offline).",
+    ),
+    403: (
+        "The API key may not use this model or endpoint",
+        "Check the account's access to the model in DEEPSEEK_MODEL.",
+    ),
+    404: (
+        "No such model or endpoint at the base URL",
+        "Check DEEPSEEK_MODEL for a typo, and that DEEPSEEK_BASE_URL is "
+        "https://api.deepseek.com (without /responses).",
+    ),
+    422: ("The provider rejected a parameter", _FORMAT),
+    429: ("Too many requests at once", _RETRY),
+    "3xx": (
+        "The provider answered with a redirect, which the adapter does not follow",
+        "Set DEEPSEEK_BASE_URL to the provider's API address itself (https://api.deepseek.com "
+        "for DeepSeek); a redirect would carry the key and the transcript to another host.",
+    ),
+    "5xx": ("The provider's server failed", _RETRY),
+    "other": ("The provider answered with an error", "Look up the status in the provider's docs."),
+}
+"""The cause and the hint for each HTTP status, read by :class:`ProviderStatusError`.
+
+Keys: the statuses DeepSeek documents (400, 401, 402, 422, 429, 5xx) and those an HTTP server
+may send besides (403, 404); ``"model not exist"`` for a 400 whose message says the model does
+not exist (DeepSeek answers an unknown model with ``400 Model Not Exist``, not 404); ``"3xx"``
+for a redirect; ``"other"`` for anything else.
+"""
+
+_MODEL_NOT_EXIST = re.compile(r"model\W*(does\W*)?not\W*exist", re.IGNORECASE)
+
+
+def status_key(status_code: int, provider_message: str = "") -> int | str:
+    """The :data:`STATUS_HINTS` key for a status and the provider's message.
+
+    Inputs: the HTTP status and the provider's own explanation. Output: a key of the table
+    (a 400 whose message says the model does not exist gets ``"model not exist"``).
+    """
+    if status_code == 400 and _MODEL_NOT_EXIST.search(provider_message):
+        return "model not exist"
+    if status_code in STATUS_HINTS:
+        return status_code
+    if 300 <= status_code < 400:
+        return "3xx"
+    if status_code >= 500:
+        return "5xx"
+    return "other"
+
+
+class ProviderError(ModelError):
+    """A provider adapter failed to get a valid model turn (chapter section 10).
+
+    Inputs: ``message`` (the cause, one sentence), and keyword-only ``hint`` (what to do),
+    ``status_code`` (the HTTP status, when the provider answered with one) and ``rejected``
+    (the raw reply items the adapter refused, as JSON values; the runtime records them in the
+    transcript, contract decision 10).
+
+    Attributes: ``hint``, ``status_code``, ``rejected`` (a tuple). The message is the cause
+    followed by the hint. Raised inside ``Model.generate``, it reaches the runtime unchanged.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        hint: str = "",
+        status_code: int | None = None,
+        rejected: Iterable[Any] = (),
+    ) -> None:
+        super().__init__(f"{message} {hint}" if hint else message)
+        self.hint = hint
+        self.status_code = status_code
+        self.rejected: tuple[Any, ...] = tuple(rejected)
+
+
+class ProviderConfigurationError(ProviderError):
+    """The adapter is missing its API key or model, or a setting cannot be used.
+
+    Raised when the adapter is constructed. The message names the environment variables to
+    set, with the command for bash, PowerShell and cmd.
+    """
+
+
+class ProviderRequestError(ProviderError):
+    """The adapter cannot build a valid request from the transcript; nothing was sent.
+
+    Raised for a ``function_call_output`` whose ``call_id`` has no earlier call, a call with
+    no output, and a message the adapter cannot translate; the message names the id or the
+    message's index and role.
+    """
+
+
+class ProviderConnectionError(ProviderError):
+    """Nothing answered at the provider's base URL: refused, name not found, proxy down.
+
+    The message names the base URL and the transport's own reason (redacted).
+    """
+
+
+class ProviderTimeoutError(ProviderConnectionError):
+    """The whole reply did not arrive within the request's deadline (``timeout=`` seconds).
+
+    The deadline covers connecting, sending and reading the whole body, so a server that
+    sends one byte at a time cannot hold a call longer than the deadline plus one read.
+    """
+
+
+class ProviderStatusError(ProviderError):
+    """The provider answered with an HTTP error status or a redirect.
+
+    Inputs: ``status_code`` and ``provider_message`` (the provider's own explanation, already
+    redacted and shortened by the adapter; for a redirect, the host it pointed to). The cause
+    and the hint come from :data:`STATUS_HINTS`.
+
+    Attributes: ``status_code``, ``provider_message``, ``hint``, ``kind`` (the table key).
+    """
+
+    def __init__(self, status_code: int, provider_message: str = "") -> None:
+        self.kind = status_key(status_code, provider_message)
+        what, hint = STATUS_HINTS[self.kind]
+        said = f": {provider_message}" if provider_message else ""
+        super().__init__(f"{what} (HTTP {status_code}{said}).", hint=hint, status_code=status_code)
+        self.provider_message = provider_message
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.status_code, self.provider_message))
+
+
+class ProviderResponseError(ProviderError):
+    """The provider's reply breaks the wire format or the adapter's limits.
+
+    Raised for: a body over the size limit (on the wire or decoded), not valid UTF-8, not
+    JSON, nested too deep, or with a broken compression; a status other than ``completed``;
+    no function call and no text; function arguments that are not a JSON object; an empty
+    ``call_id`` or name. The turn is rejected before any handler runs; ``rejected`` holds the
+    refused output items when there were any.
+    """

@@ -1,0 +1,400 @@
+"""The adapters' trust boundary: the HTTP client they own, and the one redaction function.
+
+A provider adapter hands the official ``openai`` SDK an HTTP client it builds itself
+(:func:`build_sdk_client`): an ``httpx2.Client``, the HTTP library the SDK is built on and the
+type of its ``http_client`` argument (httpx's successor, same API; no extra dependency). So
+what leaves the machine and what comes back are decided here, not by the SDK's defaults or the
+learner's environment:
+
+* **Only the adapter's headers.** The SDK reads ``OPENAI_API_KEY``, ``OPENAI_ADMIN_KEY``,
+  ``OPENAI_BASE_URL``, ``OPENAI_ORG_ID``, ``OPENAI_PROJECT_ID`` and ``OPENAI_CUSTOM_HEADERS``
+  when the matching constructor argument is missing; an ``Authorization`` line in
+  ``OPENAI_CUSTOM_HEADERS`` would even replace the DeepSeek key. :func:`build_sdk_client`
+  passes every one of those arguments, and :class:`BoundedTransport` sends a request only with
+  the headers of :data:`ALLOWED_HEADERS` plus the adapter's own, whatever a future SDK adds.
+* **Proxies.** Loopback traffic (127.0.0.0/8, ``::1``, ``localhost``) never goes through a
+  proxy; traffic to a provider honours ``HTTPS_PROXY``/``HTTP_PROXY``/``ALL_PROXY`` and
+  ``NO_PROXY`` (read with the standard library's :func:`urllib.request.getproxies`).
+* **No redirects.** A 3xx answer is a :class:`ProviderStatusError` naming the status and the
+  host it pointed to; following it would carry the key and the transcript elsewhere.
+* **Bounded replies.** At most :data:`MAX_WIRE_BYTES` on the wire and
+  :data:`MAX_DECODED_BYTES` after gzip/deflate decoding (a 0.3 MB gzip bomb stops at the cap),
+  one total deadline per HTTP attempt (a server sending one byte every 0.5 s cannot hold a
+  call), and ``max_retries`` at most :data:`MAX_RETRIES_LIMIT`.
+* **Readable replies or a typed error.** A 2xx body must be UTF-8 JSON nested at most
+  :data:`MAX_NESTING` deep; broken compression, invalid UTF-8, deep nesting and a body that
+  ends early are :class:`ProviderResponseError`, never ``RecursionError``, ``ValueError`` or
+  "could not connect".
+* **One redaction function.** :func:`redact` removes secrets first and shortens afterwards;
+  every text an adapter builds from what it received (status errors, reply text, previews,
+  reprs, connection errors) goes through it.
+
+:func:`sdk_error` maps every SDK exception to a typed :class:`ProviderError`.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import json
+import re
+import time
+import zlib
+from collections.abc import Iterable, Mapping
+from typing import Any, cast
+from urllib.request import getproxies, proxy_bypass
+
+import httpx2
+import openai
+
+from agentcore.providers.errors import (
+    ProviderConnectionError,
+    ProviderError,
+    ProviderResponseError,
+    ProviderStatusError,
+    ProviderTimeoutError,
+)
+
+PREVIEW_CHARS = 200
+"""The longest piece of received text an error shows (after redaction)."""
+MAX_WIRE_BYTES = 4_000_000
+"""The most bytes a reply body may take on the wire (a turn's reply is a few kilobytes)."""
+MAX_DECODED_BYTES = 16_000_000
+"""The most bytes a reply body may take once gzip or deflate is undone."""
+MAX_NESTING = 64
+"""The deepest a 2xx JSON body may nest (a Responses object nests fewer than ten levels)."""
+MAX_RETRIES_LIMIT = 5
+"""The upper bound of ``max_retries``: retries multiply how long a failing call can take."""
+ALLOWED_HEADERS = frozenset(
+    {"host", "accept", "accept-encoding", "connection", "content-type", "content-length"}
+    | {"user-agent"}
+)
+"""Request headers sent besides the adapter's own and the SDK's ``X-Stainless-*`` metadata
+(package version, OS, retry count); any other header is dropped before sending."""
+REDACTED = "<redacted>"
+
+_BEARER = re.compile(r"(?i)\b(bearer)\s+(?!<redacted>)[^\s\"',;]+")
+
+
+def redact(text: str, secrets: Iterable[str] = (), *, limit: int | None = PREVIEW_CHARS) -> str:
+    """Remove secrets from ``text``, then shorten it: the one redaction of the adapters.
+
+    Inputs: ``text``; ``secrets`` (the API key, ...; empty strings are ignored); ``limit``,
+    the longest result before the ellipsis (``None``: do not shorten). Output: the text with
+    every secret and every ``Bearer <token>`` replaced by ``<redacted>``, then cut to
+    ``limit`` characters followed by ``…``. Redacting first is the point: cutting first can
+    leave the start of a key that the replacement no longer recognises. Raises nothing.
+    """
+    for secret in sorted({secret for secret in secrets if secret}, key=len, reverse=True):
+        text = text.replace(secret, REDACTED)
+    text = _BEARER.sub(rf"\1 {REDACTED}", text)
+    if limit is not None and len(text) > limit:
+        text = text[:limit] + "…"
+    return text
+
+
+def is_loopback(host: str) -> bool:
+    """True for ``localhost`` (and ``*.localhost``), 127.0.0.0/8 and ``::1``."""
+    host = host.strip("[]").lower()
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def proxy_for(url: str) -> str | None:
+    """The proxy URL that requests to ``url`` should use, or ``None`` for a direct connection.
+
+    Loopback hosts never get a proxy. Otherwise the learner's settings decide, as
+    :func:`urllib.request.getproxies` reads them (``HTTPS_PROXY``, ``HTTP_PROXY``,
+    ``ALL_PROXY``, either case) and :func:`urllib.request.proxy_bypass` applies ``NO_PROXY``.
+    """
+    parsed = httpx2.URL(url)
+    if is_loopback(parsed.host):
+        return None
+    proxies = getproxies()
+    proxy = proxies.get(parsed.scheme) or proxies.get("all")
+    if not proxy or proxy_bypass(parsed.host):
+        return None
+    return proxy if "://" in proxy else f"http://{proxy}"
+
+
+class BoundedTransport(httpx2.BaseTransport):
+    """An httpx2 transport that enforces the boundary around another transport.
+
+    Inputs: ``inner`` (the transport that talks to the network), ``headers`` (the adapter's
+    own headers, such as ``Authorization``; they replace any header of the same name),
+    ``secrets`` (for :func:`redact`), ``deadline`` (seconds for one whole HTTP attempt),
+    ``max_wire_bytes`` and ``max_decoded_bytes``.
+
+    :meth:`handle_request` returns a response whose body is already read and decoded (no
+    ``Content-Encoding`` left). It raises :class:`ProviderTimeoutError` past the deadline,
+    :class:`ProviderStatusError` for a redirect, and :class:`ProviderResponseError` for a body
+    over a cap, with broken compression, that ends early, or (for a 2xx status) that is not
+    UTF-8 JSON nested at most :data:`MAX_NESTING` deep. Connection failures stay httpx2
+    errors, so that the SDK retries them; :func:`sdk_error` types them afterwards.
+    """
+
+    def __init__(
+        self,
+        inner: httpx2.BaseTransport,
+        *,
+        headers: Mapping[str, str],
+        secrets: Iterable[str],
+        deadline: float,
+        max_wire_bytes: int = MAX_WIRE_BYTES,
+        max_decoded_bytes: int = MAX_DECODED_BYTES,
+    ) -> None:
+        self._inner = inner
+        self._headers = dict(headers)
+        self._secrets = tuple(secrets)
+        self._deadline = deadline
+        self._max_wire = max_wire_bytes
+        self._max_decoded = max_decoded_bytes
+
+    def handle_request(self, request: httpx2.Request) -> httpx2.Response:
+        """Send ``request`` within the boundary; see the class docstring."""
+        ends = time.monotonic() + self._deadline
+        own = {name.lower() for name in self._headers}
+        for name in list(request.headers):
+            lowered = name.lower()
+            if lowered not in ALLOWED_HEADERS | own and not lowered.startswith("x-stainless-"):
+                del request.headers[name]
+        request.headers.update(self._headers)
+        request.extensions["timeout"] = dict.fromkeys(
+            ("connect", "read", "write", "pool"), self._deadline
+        )
+        failure: ProviderError | None = None
+        try:
+            response = self._inner.handle_request(request)
+        except httpx2.TimeoutException:
+            failure = self._timeout(request)
+        if failure is not None:
+            raise failure  # outside the except block: no httpx2 error (holding headers) chained
+        try:
+            body = self._read(request, response, ends)
+        finally:
+            response.close()
+        return self._checked(request, response, body)
+
+    def close(self) -> None:
+        self._inner.close()
+
+    def _read(self, request: httpx2.Request, response: httpx2.Response, ends: float) -> bytes:
+        """The raw body, within the wire cap and the deadline; a redirect is refused here."""
+        status = response.status_code
+        if 300 <= status < 400:
+            location = response.headers.get("location", "")
+            host = httpx2.URL(request.url).join(location).host if location else "(none given)"
+            raise ProviderStatusError(
+                status, f"redirect to host {redact(host, self._secrets)}, not followed"
+            )
+        declared = response.headers.get("content-length", "")
+        if declared.isdigit() and int(declared) > self._max_wire:
+            raise self._too_large(request, f"announces {int(declared):,} bytes")
+        chunks: list[bytes] = []
+        size = 0
+        failure: ProviderError | None = None
+        try:
+            for chunk in response.stream:  # type: ignore[union-attr]
+                size += len(chunk)
+                chunks.append(chunk)
+                if size > self._max_wire:
+                    failure = self._too_large(request, f"sent over {self._max_wire:,} bytes")
+                elif time.monotonic() > ends:
+                    failure = self._timeout(request)
+                if failure is not None:
+                    break
+        except httpx2.TimeoutException:
+            failure = self._timeout(request)
+        except httpx2.RemoteProtocolError as error:
+            failure = self._unreadable(request, f"the body ended early or broke HTTP ({error})")
+        if failure is not None:
+            raise failure
+        return b"".join(chunks)
+
+    def _checked(
+        self, request: httpx2.Request, response: httpx2.Response, raw: bytes
+    ) -> httpx2.Response:
+        """Decode the body within the decoded cap; for a 2xx status, check it is JSON."""
+        body = self._decoded(request, raw, response.headers.get("content-encoding", ""))
+        if response.is_success:
+            problem = _json_problem(body)
+            if problem is not None:
+                raise self._unreadable(request, problem)
+        headers = [
+            (name, value)
+            for name, value in response.headers.multi_items()
+            if name.lower() not in ("content-encoding", "content-length", "transfer-encoding")
+        ]
+        return httpx2.Response(response.status_code, headers=headers, content=body, request=request)
+
+    def _decoded(self, request: httpx2.Request, body: bytes, encoding: str) -> bytes:
+        for coding in reversed([part.strip().lower() for part in encoding.split(",")]):
+            if coding in ("", "identity"):
+                continue
+            if coding not in ("gzip", "x-gzip", "deflate"):
+                raise self._unreadable(request, f"it uses the content-encoding {coding!r}")
+            decoder = zlib.decompressobj(zlib.MAX_WBITS | (16 if "gzip" in coding else 0))
+            try:
+                decoded = decoder.decompress(body, self._max_decoded + 1)
+            except zlib.error as error:
+                problem = f"its {coding} compression is broken ({error})"
+            else:
+                if len(decoded) > self._max_decoded or decoder.unconsumed_tail:
+                    raise self._too_large(
+                        request, f"expands past {self._max_decoded:,} bytes when decoded"
+                    )
+                if decoder.eof:
+                    body = decoded
+                    continue
+                problem = f"its {coding} stream is cut short"
+            raise self._unreadable(request, problem)
+        return body
+
+    def _where(self, request: httpx2.Request) -> str:
+        return redact(str(request.url.copy_with(query=None)), self._secrets)
+
+    def _timeout(self, request: httpx2.Request) -> ProviderTimeoutError:
+        return ProviderTimeoutError(
+            f"No whole reply from {self._where(request)} within {self._deadline:g} s.",
+            hint="Check your network, or pass a longer timeout= to the adapter.",
+        )
+
+    def _too_large(self, request: httpx2.Request, what: str) -> ProviderResponseError:
+        return ProviderResponseError(
+            f"The reply from {self._where(request)} {what}, over the adapter's limit.",
+            hint="Check that the base URL points at the provider's API.",
+        )
+
+    def _unreadable(self, request: httpx2.Request, problem: str) -> ProviderResponseError:
+        return ProviderResponseError(
+            f"The reply from {self._where(request)} cannot be read: "
+            f"{redact(problem, self._secrets)}.",
+            hint="Check that the base URL points at the provider's API; if it does, run again.",
+        )
+
+
+def _json_problem(body: bytes) -> str | None:
+    """Why a 2xx body is not UTF-8 JSON nested at most MAX_NESTING deep, or ``None``."""
+    try:
+        text = body.decode("utf-8")
+    except UnicodeDecodeError as error:
+        return f"it is not valid UTF-8 (byte {error.start})"
+    try:
+        value = json.loads(text)
+    except RecursionError:
+        return f"it is nested deeper than {MAX_NESTING} levels"
+    except ValueError as error:  # JSONDecodeError, or an integer too long to read
+        return f"it is not JSON ({redact(str(error), limit=80)})"
+    pending: list[tuple[Any, int]] = [(value, 0)]
+    while pending:
+        node, depth = pending.pop()
+        if depth > MAX_NESTING:
+            return f"it is nested deeper than {MAX_NESTING} levels"
+        if isinstance(node, dict):
+            pending += [(child, depth + 1) for child in node.values()]
+        elif isinstance(node, list):
+            pending += [(child, depth + 1) for child in node]
+    return None
+
+
+def build_http_client(
+    base_url: str, *, headers: Mapping[str, str], secrets: Iterable[str], deadline: float
+) -> httpx2.Client:
+    """The ``httpx2.Client`` an adapter owns and hands to the SDK.
+
+    Inputs: ``base_url`` (decides the proxy: none for loopback, else :func:`proxy_for`),
+    the adapter's ``headers``, the ``secrets`` to redact and the ``deadline`` in seconds.
+    Output: a client that follows no redirects, ignores the environment itself
+    (``trust_env=False``: no netrc, no proxy of its own choosing) and sends through a
+    :class:`BoundedTransport`. Certificates: the inner transport honours ``SSL_CERT_FILE`` and
+    ``SSL_CERT_DIR`` for a provider (for an office proxy's certificate), not for loopback.
+    """
+    loopback = is_loopback(httpx2.URL(base_url).host)
+    inner = httpx2.HTTPTransport(
+        proxy=None if loopback else proxy_for(base_url), trust_env=not loopback
+    )
+    transport = BoundedTransport(inner, headers=headers, secrets=secrets, deadline=deadline)
+    return httpx2.Client(
+        transport=transport,
+        follow_redirects=False,
+        trust_env=False,
+        timeout=deadline,
+        headers={"Accept-Encoding": "gzip, deflate"},
+    )
+
+
+def build_sdk_client(
+    *, api_key: str, base_url: str, timeout: float, max_retries: int
+) -> openai.OpenAI:
+    """The ``openai.OpenAI`` client an adapter uses, with nothing taken from ``OPENAI_*``.
+
+    Inputs: the ``api_key`` (sent as ``Authorization: Bearer``), the ``base_url``, the
+    per-attempt deadline ``timeout`` in seconds and ``max_retries`` (0 to
+    :data:`MAX_RETRIES_LIMIT`; the caller checks the range). Every argument that the SDK would
+    otherwise fill from an environment variable is passed: ``api_key`` (``OPENAI_API_KEY``),
+    ``admin_api_key`` (``OPENAI_ADMIN_KEY``), ``base_url`` (``OPENAI_BASE_URL``),
+    ``organization``/``project`` (``OPENAI_ORG_ID``/``OPENAI_PROJECT_ID``, and their headers
+    omitted), ``webhook_secret``; an explicit ``Authorization`` in ``default_headers`` makes
+    the SDK drop the one from ``OPENAI_CUSTOM_HEADERS``, and :class:`BoundedTransport` drops
+    every other header that variable adds.
+    """
+    own = {"Authorization": f"Bearer {api_key}"}
+    headers: dict[str, Any] = {
+        **own,
+        "OpenAI-Organization": openai.Omit(),
+        "OpenAI-Project": openai.Omit(),
+    }
+    return openai.OpenAI(
+        api_key=api_key,
+        admin_api_key="",
+        organization="",
+        project="",
+        webhook_secret="",
+        base_url=base_url,
+        default_headers=cast("dict[str, str]", headers),
+        timeout=timeout,
+        max_retries=max_retries,
+        http_client=build_http_client(base_url, headers=own, secrets=(api_key,), deadline=timeout),
+    )
+
+
+def sdk_error(error: openai.OpenAIError, *, base_url: str, secrets: Iterable[str]) -> ProviderError:
+    """Translate one SDK exception into the typed provider error (the caller raises it).
+
+    Inputs: the exception, the ``base_url`` (named in connection errors) and the secrets to
+    redact. Output: :class:`ProviderTimeoutError` for the SDK's timeout,
+    :class:`ProviderConnectionError` naming the transport's reason for a connection failure,
+    :class:`ProviderStatusError` with the provider's own message (redacted, then shortened)
+    for an HTTP error status, and :class:`ProviderResponseError` for anything else.
+    """
+    secrets = tuple(secrets)
+    if isinstance(error, openai.APITimeoutError):
+        return ProviderTimeoutError(
+            f"No reply from {base_url} in time.",
+            hint="Check your network, or pass a longer timeout= to the adapter.",
+        )
+    if isinstance(error, openai.APIConnectionError):
+        reason = error.__cause__ if error.__cause__ is not None else error
+        said = redact(str(reason), secrets) or type(reason).__name__
+        return ProviderConnectionError(
+            f"Could not connect to {base_url} ({type(reason).__name__}: {said}).",
+            hint="Check DEEPSEEK_BASE_URL (default https://api.deepseek.com), your network "
+            "and any proxy (HTTPS_PROXY, NO_PROXY).",
+        )
+    if isinstance(error, openai.APIStatusError):
+        return ProviderStatusError(error.status_code, redact(provider_text(error.body), secrets))
+    return ProviderResponseError(
+        f"The reply from {base_url} could not be read: {redact(str(error), secrets)}.",
+        hint="Check that the base URL points at the provider's API.",
+    )
+
+
+def provider_text(body: object) -> str:
+    """The provider's own explanation in an error body (``{"error": {"message": ...}}``)."""
+    if isinstance(body, Mapping):
+        error = body.get("error", body)
+        body = error.get("message", error) if isinstance(error, Mapping) else error
+    return "" if body is None else str(body)
