@@ -2,10 +2,11 @@
 
 ``python -m agentcore`` runs the chapter's offline example (section 6) with the scripted
 model: no network, no API key. ``--provider deepseek`` runs the same task through
-:class:`agentcore.DeepSeekResponsesModel` (section 10): against DeepSeek when
-``DEEPSEEK_API_KEY`` and ``DEEPSEEK_MODEL`` are set, or, with ``--offline``, against
-:class:`~agentcore.providers.local_server.LocalResponsesServer` on 127.0.0.1, whose replies
-are scripted.
+:class:`agentcore.DeepSeekResponsesModel`, or with ``--api chat`` through
+:class:`agentcore.DeepSeekChatModel` (section 10): against DeepSeek when ``DEEPSEEK_API_KEY``
+and ``DEEPSEEK_MODEL`` are set, or, with ``--offline``, against the loopback server for that
+wire format on 127.0.0.1 (:class:`~agentcore.providers.local_server.LocalResponsesServer` or
+:class:`~agentcore.providers.local_chat_server.LocalChatServer`), whose replies are scripted.
 
 Exit status: 0 when the model answered, 1 when the run failed (the error type, its message
 and the counts are printed, without a traceback), 2 for bad flags or for ``--provider
@@ -43,9 +44,9 @@ _LABELS = {
         "request": "request: {request}",
         "transcript": "transcript:",
         "failed": "the run failed with {error}",
-        "offline": "offline: DeepSeekResponsesModel sends real HTTP requests to a local server "
+        "offline": "offline: {adapter} sends real HTTP requests to a local server "
         "on 127.0.0.1; its replies are scripted, not a model's.",
-        "online": "provider: DeepSeek Responses API at {base_url}, model {model}",
+        "online": "provider: DeepSeek {api} at {base_url}, model {model}",
         "missing": "error: {error} Or add --offline to run against the local scripted server.",
         "environment": "error: the HTTP client could not start ({error}); check the proxy, "
         "certificate and DEEPSEEK_BASE_URL settings of this shell.",
@@ -54,9 +55,9 @@ _LABELS = {
         "request": "请求：{request}",
         "transcript": "运行记录（transcript）：",
         "failed": "运行失败，错误类型：{error}",
-        "offline": "离线：DeepSeekResponsesModel 向 127.0.0.1 上的本地服务器发送真实的 HTTP 请求；"
+        "offline": "离线：{adapter} 向 127.0.0.1 上的本地服务器发送真实的 HTTP 请求；"
         "回复是预先写好的脚本，不是模型生成的。",
-        "online": "提供方：DeepSeek Responses API（{base_url}），模型 {model}",
+        "online": "提供方：DeepSeek {api}（{base_url}），模型 {model}",
         "missing": "错误：{error} 也可以加上 --offline，改用本地脚本服务器运行。",
         "environment": "错误：HTTP 客户端无法启动（{error}）；请检查当前终端里的代理、证书和 "
         "DEEPSEEK_BASE_URL 设置。",
@@ -107,6 +108,13 @@ def build_parser() -> argparse.ArgumentParser:
         "Responses API (needs DEEPSEEK_API_KEY and DEEPSEEK_MODEL, unless --offline)",
     )
     parser.add_argument(
+        "--api",
+        choices=["responses", "chat"],
+        default="responses",
+        help="with --provider deepseek: which wire format the adapter speaks, the Responses "
+        "API (default) or Chat Completions",
+    )
+    parser.add_argument(
         "--offline",
         action="store_true",
         help="with --provider deepseek: send the requests to a local server on 127.0.0.1 "
@@ -129,6 +137,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(
             "--offline goes with --provider deepseek; the scripted model is always offline"
         )
+    if args.api != "responses" and args.provider != "deepseek":
+        parser.error("--api goes with --provider deepseek; the scripted model has no wire format")
     labels = _LABELS[args.language]
     tools = build_tools()
     if args.task == "describe":
@@ -149,16 +159,24 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _run_deepseek(tools: list[Tool], args: argparse.Namespace) -> int:
-    """Run the task through the DeepSeek adapter, offline or online."""
+    """Run the task through the DeepSeek adapter for ``--api``, offline or online."""
     # Imported here: only this path needs the openai SDK.
+    from agentcore.providers import local_server
     from agentcore.providers.deepseek import DeepSeekResponsesModel
-    from agentcore.providers.local_server import LocalResponsesServer, weather_script
+    from agentcore.providers.deepseek_chat import DeepSeekChatModel
+    from agentcore.providers.local_chat_server import LocalChatServer
 
     labels = _LABELS[args.language]
+    adapter: type[DeepSeekResponsesModel | DeepSeekChatModel] = DeepSeekResponsesModel
+    server_type: type[local_server.LoopbackServer] = local_server.LocalResponsesServer
+    api = "Responses API"
+    if args.api == "chat":
+        adapter, server_type, api = DeepSeekChatModel, LocalChatServer, "Chat Completions API"
     if args.offline:
-        with LocalResponsesServer(weather_script(args.city, args.task, args.language)) as server:
-            print(labels["offline"])
-            offline = DeepSeekResponsesModel(
+        script = local_server.weather_script(args.city, args.task, args.language)
+        with server_type(script) as server:
+            print(labels["offline"].format(adapter=adapter.__name__))
+            offline = adapter(
                 OFFLINE_MODEL,
                 api_key=OFFLINE_API_KEY,
                 base_url=server.base_url,
@@ -166,8 +184,8 @@ def _run_deepseek(tools: list[Tool], args: argparse.Namespace) -> int:
                 instructions=INSTRUCTIONS,
             )
             return _run(offline, tools, args)
-    online = DeepSeekResponsesModel(instructions=INSTRUCTIONS)
-    print(labels["online"].format(base_url=online.base_url, model=online.model))
+    online = adapter(instructions=INSTRUCTIONS)
+    print(labels["online"].format(api=api, base_url=online.base_url, model=online.model))
     return _run(online, tools, args)
 
 
