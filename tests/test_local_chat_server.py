@@ -13,11 +13,7 @@ from typing import Any
 
 import pytest
 
-from agentcore.providers.local_chat_server import (
-    REASONING_REQUIRED,
-    LocalChatServer,
-    reasoning,
-)
+from agentcore.providers.local_chat_server import THINKING_400, LocalChatServer
 from agentcore.providers.local_server import (
     CREATED_AT,
     LocalResponsesServer,
@@ -26,6 +22,7 @@ from agentcore.providers.local_server import (
     function_call,
     http_error,
     message,
+    reasoning,
     weather_script,
 )
 
@@ -180,8 +177,10 @@ def test_thinking_mode_sends_reasoning_and_wants_it_back_on_tool_call_messages()
         third = post(server, off)[1]
     assert first["reasoning_content"] == "Look it up first."
     assert dropped == (400, dropped[1])
-    assert dropped[1]["error"]["message"] == REASONING_REQUIRED
-    assert second["choices"][0]["message"]["reasoning_content"] == "Scripted reasoning for reply 2."
+    assert dropped[1]["error"]["message"] == THINKING_400
+    assert second["choices"][0]["message"]["reasoning_content"] == (
+        "(scripted reasoning, not a model's) Next step: answer with what the observations say."
+    )
     assert "reasoning_content" not in third["choices"][0]["message"]
 
 

@@ -32,8 +32,7 @@ Only the standard library is used; importing this module does not import ``opena
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from agentcore.providers.local_server import (
@@ -42,28 +41,14 @@ from agentcore.providers.local_server import (
     Reply,
     _error_body,
     _rough_tokens,
+    _scripted_reasoning,
 )
 
-SERVED_MODELS = ("deepseek-flash", "deepseek-v4-flash", "deepseek-v4-pro")
-"""The model names :class:`LocalChatServer` answers to by default; others get 400."""
-
-REASONING_REQUIRED = "The reasoning_content in the thinking mode must be passed back to the API."
+THINKING_400 = "The reasoning_content in the thinking mode must be passed back to the API."
 """DeepSeek's 400 message when a tool-calling assistant message comes back without it."""
 
 _FINISH_REASONS = {"max_output_tokens": "length"}
 """A Responses ``incomplete_details.reason`` and the Chat Completions ``finish_reason`` for it."""
-
-
-def reasoning(text: str) -> dict[str, Any]:
-    """Return a ``reasoning`` output item holding ``text``, for a :class:`Reply`.
-
-    :class:`LocalChatServer` sends its text as the message's ``reasoning_content``.
-    """
-    return {
-        "type": "reasoning",
-        "summary": [],
-        "content": [{"type": "reasoning_text", "text": text}],
-    }
 
 
 def _reasoning_text(item: Mapping[str, Any]) -> str:
@@ -117,15 +102,19 @@ def _unpaired(messages: Sequence[Any]) -> str | None:
 class LocalChatServer(LoopbackServer):
     """A ``POST /chat/completions`` server on 127.0.0.1 that plays a script (chapter section 10).
 
-    Inputs: ``script``, the :class:`~agentcore.providers.local_server.Reply` objects to give,
-    one per accepted request, in order (the same replies
+    Inputs (those of :class:`~agentcore.providers.local_server.LoopbackServer`): ``script``,
+    the :class:`~agentcore.providers.local_server.Reply` objects to give, one per accepted
+    request, in order (the same replies
     :class:`~agentcore.providers.local_server.LocalResponsesServer` plays); keyword-only
     ``api_key`` (if given, any other Bearer key gets 401); ``thinking`` (default ``False``):
     play DeepSeek's thinking mode, in which every reply carries ``reasoning_content`` (the
-    reply's ``reasoning`` item, or ``"Scripted reasoning for reply N."``) and a request that
-    sends back an assistant ``tool_calls`` message without it gets 400 with DeepSeek's
-    wording (a request with ``"thinking": {"type": "disabled"}`` is answered without
-    thinking); ``models``: the model names served (default :data:`SERVED_MODELS`).
+    text of the reply's ``reasoning`` item, or the same scripted reasoning the Responses server
+    sends) and a request that sends back an assistant ``tool_calls`` message without it gets
+    400 with DeepSeek's wording (:data:`THINKING_400`; a request with ``"thinking": {"type":
+    "disabled"}`` is answered without thinking); ``models``: the model names served
+    (:data:`~agentcore.providers.local_server.SERVED_MODELS`, else 400 ``Model Not Exist``).
+    ``usage.prompt_cache_hit_tokens`` counts the messages a request shares with an earlier
+    one, as DeepSeek's context caching reports it.
 
     Use it as a context manager, exactly like the Responses server::
 
@@ -142,20 +131,6 @@ class LocalChatServer(LoopbackServer):
 
     path = "/chat/completions"
 
-    def __init__(
-        self,
-        script: Iterable[Reply],
-        *,
-        api_key: str | None = None,
-        thinking: bool = False,
-        models: Iterable[str] = SERVED_MODELS,
-    ) -> None:
-        super().__init__(script, api_key=api_key)
-        self.thinking = thinking
-        self.models = tuple(models)
-        self._previous: list[Any] = []  # the messages of the last request, for cache hits
-        self._previous_lock = threading.Lock()
-
     def _serves(self, path: str) -> bool:
         return path.rstrip("/") in (self.path, "/beta" + self.path)
 
@@ -166,8 +141,6 @@ class LocalChatServer(LoopbackServer):
 
     def _refuse(self, body: dict[str, Any]) -> tuple[int, str] | None:
         """DeepSeek's rejections of a well-formed Chat Completions request."""
-        if body.get("model") not in self.models:
-            return 400, _error_body(400, "Model Not Exist")
         messages = body.get("messages")
         if not isinstance(messages, list) or not messages:
             return 400, _error_body(400, "Invalid Format: messages must be a non-empty list")
@@ -181,10 +154,16 @@ class LocalChatServer(LoopbackServer):
             and not message.get("reasoning_content")
             for message in messages
         ):
-            return 400, _error_body(400, REASONING_REQUIRED)
+            return 400, _error_body(400, THINKING_400)
         return None
 
-    def _response(self, number: int, reply: Reply, request: Mapping[str, Any]) -> dict[str, Any]:
+    def _conversation(self, body: Mapping[str, Any]) -> list[Any]:
+        messages = body.get("messages")
+        return list(messages) if isinstance(messages, list) else []
+
+    def _response(
+        self, number: int, reply: Reply, request: Mapping[str, Any], cached_tokens: int
+    ) -> dict[str, Any]:
         """The chat completion object for a scripted reply; ids count up, so they repeat."""
         calls = [
             {
@@ -204,8 +183,8 @@ class LocalChatServer(LoopbackServer):
             "content": "".join(texts) if texts else (None if calls else ""),
         }
         if thoughts or self._thinks(request):
-            message["reasoning_content"] = (
-                "".join(thoughts) if thoughts else f"Scripted reasoning for reply {number}."
+            message["reasoning_content"] = "".join(thoughts) or _reasoning_text(
+                _scripted_reasoning(reply.output)
             )
         if calls:
             message["tool_calls"] = calls
@@ -214,16 +193,8 @@ class LocalChatServer(LoopbackServer):
             finish_reason = _FINISH_REASONS.get(reason, reason)
         else:
             finish_reason = "tool_calls" if calls else "stop"
-        messages = list(request.get("messages") or [])
-        with self._previous_lock:
-            shared = 0
-            for old, new in zip(self._previous, messages, strict=False):
-                if old != new:
-                    break
-                shared += 1
-            self._previous = messages
-        prompt = _rough_tokens(messages)
-        hit = _rough_tokens(messages[:shared]) if shared else 0
+        prompt = _rough_tokens(self._conversation(request))
+        hit = min(cached_tokens, prompt)
         completion = _rough_tokens(message)
         return {
             "id": f"chatcmpl-{number:03d}",
@@ -237,8 +208,8 @@ class LocalChatServer(LoopbackServer):
                 "prompt_tokens": prompt,
                 "completion_tokens": completion,
                 "total_tokens": prompt + completion,
-                "prompt_cache_hit_tokens": min(hit, prompt),
-                "prompt_cache_miss_tokens": prompt - min(hit, prompt),
+                "prompt_cache_hit_tokens": hit,
+                "prompt_cache_miss_tokens": prompt - hit,
                 "completion_tokens_details": {
                     "reasoning_tokens": _rough_tokens(message.get("reasoning_content", ""))
                     if "reasoning_content" in message

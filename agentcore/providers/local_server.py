@@ -6,13 +6,18 @@ real HTTP with real JSON to :class:`LocalResponsesServer` on 127.0.0.1, which an
 ``POST /responses`` from a script of :class:`Reply` objects. Its replies are scripted, not a
 model's.
 
-The server behaves like the provider's documented, stateless API where the adapter depends on
-it: it requires a ``Bearer`` Authorization header, rejects ``previous_response_id`` (the
-conversation must be sent whole every turn), rejects a ``function_call_output`` whose
-``call_id`` has no ``function_call`` earlier in ``input``, and shapes errors as
-``{"error": {"message", "type", "code"}}``. It records every request (:class:`RecordedRequest`)
-and can inject faults: HTTP error statuses, malformed arguments, an ``incomplete`` status, a
-body that is not JSON, a slow reply.
+The server behaves like DeepSeek's documented, stateless API (its docs and public reports,
+2026): it requires a ``Bearer`` Authorization header; it **silently ignores**
+``previous_response_id`` (the context is simply not there, so the conversation must be sent
+whole every turn) and answers ``store: false``; it answers 400 ``Model Not Exist`` for a model
+it does not serve, and 400 for a ``function_call_output`` without its ``function_call`` or a
+call without its output; in the opt-in thinking mode it puts a ``reasoning`` item (plain
+``reasoning_text``) before each reply's output and answers 400 with DeepSeek's wording when a
+later request drops it; ``usage.input_tokens_details.cached_tokens`` counts the prefix shared
+with an earlier request. Errors are shaped ``{"error": {"message", "type", "code"}}``. It
+records every request (:class:`RecordedRequest`) and can inject faults: HTTP error statuses,
+malformed arguments, an ``incomplete`` status, a raw body with its own headers (a redirect, a
+gzip body), a slow reply, a body sent one byte at a time.
 
 Only the standard library is used (``http.server`` in a thread); importing this module does
 not import ``openai``.
@@ -35,6 +40,11 @@ from agentcore.course.teaching_tools import DESCRIBE_TEMPERATURE_TOOL, build_too
 from agentcore.course.weather import Language, ScriptedWeatherModel, Task, weather_request
 from agentcore.runtime import AgentRuntime
 
+SERVED_MODELS = ("deepseek-flash", "deepseek-v4-flash")
+"""The names the server answers for, as DeepSeek does today: ``deepseek-flash``, and the
+retired alias ``deepseek-v4-flash`` that DeepSeek still routes to it."""
+THINKING_400 = "The reasoning_text in the thinking mode must be passed back to the API."
+"""DeepSeek's 400 message when a request drops a reasoning item it sent (thinking mode)."""
 CREATED_AT = 1_767_225_600
 """The ``created_at`` of every reply (2026-01-01 UTC): fixed so that lesson outputs repeat."""
 
@@ -69,6 +79,15 @@ def message(text: str) -> dict[str, Any]:
     }
 
 
+def reasoning(text: str) -> dict[str, Any]:
+    """Return a ``reasoning`` output item holding ``text`` as plain ``reasoning_text``."""
+    return {
+        "type": "reasoning",
+        "summary": [],
+        "content": [{"type": "reasoning_text", "text": text}],
+    }
+
+
 @dataclass(frozen=True)
 class Reply:
     """One scripted answer of a loopback server to one request.
@@ -88,7 +107,11 @@ class Reply:
     * ``http_status``: 200, or an error status (401, 404, 429, 500, ...) answered with a
       provider-style error body holding ``error_message``.
     * ``delay_seconds``: wait this long before answering (a slow reply, to trigger a timeout).
-    * ``raw_body``: if set, sent as the body instead of JSON (a malformed reply).
+    * ``raw_body``: if set, sent as the body instead of JSON (a malformed reply; bytes are
+      sent as they are, for example a gzip body).
+    * ``headers``: extra response headers (``Location`` for a redirect, ``Content-Encoding``).
+    * ``drip_seconds``: if set, the body is sent one byte at a time with this pause between
+      bytes (a slow-drip server that never trips a per-read timeout).
     """
 
     output: tuple[dict[str, Any], ...] = ()
@@ -97,7 +120,9 @@ class Reply:
     http_status: int = 200
     error_message: str = ""
     delay_seconds: float = 0.0
-    raw_body: str | None = None
+    raw_body: str | bytes | None = None
+    headers: tuple[tuple[str, str], ...] = ()
+    drip_seconds: float = 0.0
 
 
 def http_error(status: int, error_message: str) -> Reply:
@@ -152,18 +177,30 @@ class _Handler(BaseHTTPRequestHandler):
             body: Any = json.loads(raw)
         except json.JSONDecodeError:
             body = None
-        status, payload = self.server.owner._answer(
+        status, payload, reply = self.server.owner._answer(
             self.command, self.path, dict(self.headers.items()), body
         )
-        self._send(status, payload)
+        self._send(status, payload, reply)
 
-    def _send(self, status: int, payload: str) -> None:
-        data = payload.encode("utf-8")
+    def _send(self, status: int, payload: str | bytes, reply: Reply | None) -> None:
+        data = payload.encode("utf-8") if isinstance(payload, str) else payload
         self.send_response(status)
-        self.send_header("Content-Type", "application/json")
+        extra = dict(reply.headers) if reply else {}
+        if not any(name.lower() == "content-type" for name in extra):
+            self.send_header("Content-Type", "application/json")
+        for name, value in extra.items():
+            self.send_header(name, value)
         self.send_header("Content-Length", str(len(data)))
         self.end_headers()
-        self.wfile.write(data)
+        if reply is None or not reply.drip_seconds:
+            self.wfile.write(data)
+            return
+        stopping = self.server.owner._stopping
+        for index in range(len(data)):
+            self.wfile.write(data[index : index + 1])
+            self.wfile.flush()
+            if stopping.wait(reply.drip_seconds):
+                return
 
 
 def _error_body(status: int, text: str) -> str:
@@ -172,18 +209,40 @@ def _error_body(status: int, text: str) -> str:
     return json.dumps({"error": error}, ensure_ascii=False)
 
 
-def _unpaired_output(body: Mapping[str, Any]) -> str | None:
-    """The first ``function_call_output`` call_id with no earlier ``function_call``, if any."""
-    seen: set[Any] = set()
+def _input_items(body: Mapping[str, Any]) -> list[dict[str, Any]]:
     items = body.get("input")
-    for item in items if isinstance(items, list) else []:
-        if not isinstance(item, dict):
-            continue
+    return [item for item in items if isinstance(item, dict)] if isinstance(items, list) else []
+
+
+def _unpaired(body: Mapping[str, Any]) -> str | None:
+    """DeepSeek's 400 message for the first unpaired call or output in ``input``, if any."""
+    calls: list[Any] = []
+    outputs: set[Any] = set()
+    for item in _input_items(body):
         if item.get("type") == "function_call":
-            seen.add(item.get("call_id"))
-        elif item.get("type") == "function_call_output" and item.get("call_id") not in seen:
-            return str(item.get("call_id"))
+            calls.append(item.get("call_id"))
+        elif item.get("type") == "function_call_output":
+            if item.get("call_id") not in calls:
+                return f"No function_call found for function_call_output {item.get('call_id')!r}"
+            outputs.add(item.get("call_id"))
+    missing = [call_id for call_id in calls if call_id not in outputs]
+    if missing:
+        return f"No function_call_output found for function_call {missing[0]!r}"
     return None
+
+
+def _shared_prefix(items: Sequence[Any], earlier: Sequence[Sequence[Any]]) -> list[Any]:
+    """The longest run of leading items ``items`` shares with any earlier request's input."""
+    best: list[Any] = []
+    for before in earlier:
+        count = 0
+        for mine, theirs in zip(items, before, strict=False):
+            if mine != theirs:
+                break
+            count += 1
+        if count > len(best):
+            best = list(items[:count])
+    return best
 
 
 def _rough_tokens(value: Any) -> int:
@@ -191,7 +250,7 @@ def _rough_tokens(value: Any) -> int:
     return math.ceil(len(json.dumps(value, ensure_ascii=False)) / 4)
 
 
-_Server_T = TypeVar("_Server_T", bound="LoopbackServer")
+_ServerT = TypeVar("_ServerT", bound="LoopbackServer")
 
 
 class LoopbackServer:
@@ -199,13 +258,17 @@ class LoopbackServer:
     real HTTP on 127.0.0.1, every request recorded, the provider's error shape.
 
     A subclass names its endpoint (``path``, for example ``"/responses"``), refuses what its
-    provider refuses (:meth:`_refuse`) and shapes a scripted reply as its provider's JSON
-    (:meth:`_response`). This base checks the path, the ``Bearer`` Authorization header (and
-    the key, when one is given) and that the body is a JSON object, before a subclass sees
-    the request; none of these refusals consumes a reply.
+    provider refuses (:meth:`_refuse`), says where a request holds its conversation
+    (:meth:`_conversation`, for the cached-token count) and shapes a scripted reply as its
+    provider's JSON (:meth:`_response`). This base checks the path, the ``Bearer``
+    Authorization header (and the key, when one is given), that the body is a JSON object and
+    that the model is served (400 ``Model Not Exist`` otherwise, as DeepSeek answers), before
+    a subclass sees the request; none of these refusals consumes a reply.
 
-    Input: ``script``, the :class:`Reply` objects to give, one per accepted request, in
-    order; ``api_key`` (optional): if given, any other Bearer key gets HTTP 401.
+    Inputs: ``script``, the :class:`Reply` objects to give, one per accepted request, in
+    order; ``api_key`` (optional): if given, any other Bearer key gets HTTP 401; ``thinking``
+    (default ``False``): play DeepSeek's thinking mode (what it means is the subclass's wire
+    format); ``models``: the model names served (:data:`SERVED_MODELS`).
 
     Attributes: ``base_url`` (``"http://127.0.0.1:<port>"``, set once started),
     ``requests`` (``list[RecordedRequest]``), ``replies_played`` (``int``). A request after
@@ -216,12 +279,22 @@ class LoopbackServer:
     path = "/"
     """The one endpoint the server answers (``POST``); any other path gets 404."""
 
-    def __init__(self, script: Iterable[Reply], *, api_key: str | None = None) -> None:
+    def __init__(
+        self,
+        script: Iterable[Reply],
+        *,
+        api_key: str | None = None,
+        thinking: bool = False,
+        models: Sequence[str] = SERVED_MODELS,
+    ) -> None:
         self._script = tuple(script)
         for index, reply in enumerate(self._script):
             if not isinstance(reply, Reply):
                 raise TypeError(f"script[{index}] must be a Reply, got {type(reply).__name__}")
         self._api_key = api_key
+        self.thinking = thinking
+        self._models = tuple(models)
+        self._inputs: list[list[Any]] = []  # each accepted request's conversation, for caching
         self._lock = threading.Lock()
         self._stopping = threading.Event()
         self._server: _Server | None = None
@@ -230,7 +303,7 @@ class LoopbackServer:
         self.requests: list[RecordedRequest] = []
         self.replies_played = 0
 
-    def __enter__(self: _Server_T) -> _Server_T:
+    def __enter__(self: _ServerT) -> _ServerT:
         if self._server is not None:
             raise RuntimeError(f"this {type(self).__name__} was already started; make a new one")
         self._server = _Server(("127.0.0.1", 0), _Handler)
@@ -260,8 +333,8 @@ class LoopbackServer:
 
     def _answer(
         self, method: str, path: str, headers: Mapping[str, str], body: Any
-    ) -> tuple[int, str]:
-        """Record one request and return the status and body to send (runs in a handler)."""
+    ) -> tuple[int, str | bytes, Reply | None]:
+        """Record one request; return the status, body and reply to send (runs in a handler)."""
         lowered = {name.lower(): value for name, value in headers.items()}
         authorization = lowered.get("authorization", "")
         if authorization:
@@ -270,23 +343,36 @@ class LoopbackServer:
             self.requests.append(RecordedRequest(method, path, lowered, body, authorization))
             refusal = self._refusal(method, path, authorization, body)
             if refusal is not None:
-                return refusal
+                return (*refusal, None)
             if self.replies_played >= len(self._script):
-                return 500, _error_body(
+                return (
                     500,
-                    f"{type(self).__name__} has no scripted reply left for request "
-                    f"{len(self.requests)}: its script holds {len(self._script)}",
+                    _error_body(
+                        500,
+                        f"{type(self).__name__} has no scripted reply left for request "
+                        f"{len(self.requests)}: its script holds {len(self._script)}",
+                    ),
+                    None,
                 )
             reply = self._script[self.replies_played]
             self.replies_played += 1
             number = self.replies_played
+            items = self._conversation(body)
+            shared = _shared_prefix(items, self._inputs)
+            cached = _rough_tokens(shared) if shared else 0
+            self._inputs.append(items)
+            answer = (
+                self._response(number, reply, body, cached)
+                if reply.raw_body is None and reply.http_status < 300
+                else None
+            )
         if reply.delay_seconds:
             self._stopping.wait(reply.delay_seconds)
         if reply.raw_body is not None:
-            return reply.http_status, reply.raw_body
-        if reply.http_status >= 400:
-            return reply.http_status, _error_body(reply.http_status, reply.error_message)
-        return 200, json.dumps(self._response(number, reply, body), ensure_ascii=False)
+            return reply.http_status, reply.raw_body, reply
+        if reply.http_status >= 300:
+            return reply.http_status, _error_body(reply.http_status, reply.error_message), reply
+        return 200, json.dumps(answer, ensure_ascii=False), reply
 
     def _refusal(
         self, method: str, path: str, authorization: str, body: Any
@@ -302,6 +388,8 @@ class LoopbackServer:
             return 401, _error_body(401, "Authentication Fails: the API key is invalid")
         if not isinstance(body, dict):
             return 400, _error_body(400, "Invalid Format: the request body is not a JSON object")
+        if body.get("model") not in self._models:
+            return 400, _error_body(400, "Model Not Exist")
         return self._refuse(body)
 
     def _serves(self, path: str) -> bool:
@@ -312,7 +400,13 @@ class LoopbackServer:
         """What this endpoint refuses in a well-formed request (a subclass's rules)."""
         return None
 
-    def _response(self, number: int, reply: Reply, request: Mapping[str, Any]) -> dict[str, Any]:
+    def _conversation(self, body: Mapping[str, Any]) -> list[Any]:
+        """The conversation a request carries (a subclass's wire format), for cached tokens."""
+        return []
+
+    def _response(
+        self, number: int, reply: Reply, request: Mapping[str, Any], cached_tokens: int
+    ) -> dict[str, Any]:
         """The provider's JSON for scripted reply ``number`` (a subclass's wire format)."""
         raise NotImplementedError
 
@@ -329,14 +423,18 @@ class LocalResponsesServer(LoopbackServer):
     """A ``POST /responses`` server on 127.0.0.1 that plays a script (chapter section 10).
 
     Input: ``script``, the :class:`Reply` objects to give, one per accepted request, in
-    order; ``api_key`` (optional): if given, any other Bearer key gets HTTP 401.
+    order; ``api_key`` (optional): if given, any other Bearer key gets HTTP 401; ``thinking``
+    (default ``False``): DeepSeek's thinking mode, which puts a scripted ``reasoning`` item
+    before each reply's output unless the request says ``reasoning: {"effort": "none"}``, and
+    answers 400 (:data:`THINKING_400`) when a later request holds a call of that reply without
+    its reasoning item; ``models``: the model names served (:data:`SERVED_MODELS`).
 
     Use it as a context manager; it listens on a free port from ``__enter__`` and always
     stops in ``__exit__``::
 
         with LocalResponsesServer(weather_script()) as server:
             model = DeepSeekResponsesModel(
-                model="deepseek-v4-flash", api_key="offline", base_url=server.base_url
+                model="deepseek-flash", api_key="offline", base_url=server.base_url
             )
             ...
         server.requests  # every request, in order
@@ -344,37 +442,77 @@ class LocalResponsesServer(LoopbackServer):
     Attributes: ``base_url`` (``"http://127.0.0.1:<port>"``, set once started),
     ``requests`` (``list[RecordedRequest]``), ``replies_played`` (``int``).
 
-    A request with no Authorization header gets 401; one with ``previous_response_id``,
-    or a ``function_call_output`` whose call_id has no earlier ``function_call``, gets 400;
-    none of these consumes a reply. A request after the script is used up gets HTTP 500
-    saying so. Raises ``TypeError`` if the script holds something that is not a
-    :class:`Reply`, and ``RuntimeError`` if entered twice.
+    A request with no Authorization header gets 401; an unknown model gets 400 ``Model Not
+    Exist``; an unpaired call or output, or (thinking mode) a dropped reasoning item, gets 400;
+    none of these consumes a reply. ``previous_response_id`` is accepted and ignored, as
+    DeepSeek does: nothing from the earlier response is added to the context. A request after
+    the script is used up gets HTTP 500 saying so. Raises ``TypeError`` if the script holds
+    something that is not a :class:`Reply`, and ``RuntimeError`` if entered twice.
     """
 
     path = "/responses"
 
+    def __init__(
+        self,
+        script: Iterable[Reply],
+        *,
+        api_key: str | None = None,
+        thinking: bool = False,
+        models: Sequence[str] = SERVED_MODELS,
+    ) -> None:
+        super().__init__(script, api_key=api_key, thinking=thinking, models=models)
+        self._reasoning_for: dict[str, dict[str, Any]] = {}  # call_id -> the reasoning item
+
     def _refuse(self, body: dict[str, Any]) -> tuple[int, str] | None:
-        """The Responses API's documented rejections of a well-formed request."""
-        if "previous_response_id" in body:
-            return 400, _error_body(
-                400,
-                "previous_response_id is not supported: this Responses API is stateless, "
-                "so send the whole conversation in input",
-            )
-        unpaired = _unpaired_output(body)
+        """The Responses API's rejections: unpaired calls and outputs, dropped reasoning."""
+        unpaired = _unpaired(body)
         if unpaired is not None:
-            return 400, _error_body(
-                400, f"No function_call found in input for function_call_output {unpaired!r}"
-            )
+            return 400, _error_body(400, unpaired)
+        if self.thinking and self._dropped_reasoning(body):
+            return 400, _error_body(400, THINKING_400)
         return None
 
-    def _response(self, number: int, reply: Reply, request: Mapping[str, Any]) -> dict[str, Any]:
+    def _conversation(self, body: Mapping[str, Any]) -> list[Any]:
+        return _input_items(body)
+
+    def _dropped_reasoning(self, body: Mapping[str, Any]) -> bool:
+        """True if a call answered in thinking mode comes back without its reasoning item."""
+        reasoning_seen: list[Any] = []
+        for item in _input_items(body):
+            if item.get("type") == "reasoning":
+                reasoning_seen.append(item.get("id"))
+            elif item.get("type") == "function_call":
+                sent = self._reasoning_for.get(str(item.get("call_id")))
+                if sent is not None and sent["id"] not in reasoning_seen:
+                    return True
+        return False
+
+    def _thinks(self, request: Mapping[str, Any]) -> bool:
+        reasoning = request.get("reasoning")
+        effort = reasoning.get("effort") if isinstance(reasoning, Mapping) else None
+        return self.thinking and effort != "none"
+
+    def _response(
+        self, number: int, reply: Reply, request: Mapping[str, Any], cached_tokens: int
+    ) -> dict[str, Any]:
         """The Responses API object for a scripted reply; ids count up, so they repeat."""
+        items = list(reply.output)
+        if self._thinks(request) and items:
+            items.insert(0, _scripted_reasoning(items))
         output = []
-        for index, item in enumerate(reply.output, start=1):
-            prefix = {"function_call": "fc", "message": "msg"}.get(item.get("type", ""), "item")
+        for index, item in enumerate(items, start=1):
+            prefix = {"function_call": "fc", "message": "msg", "reasoning": "rs"}.get(
+                item.get("type", ""), "item"
+            )
             output.append({"id": f"{prefix}_{number:03d}_{index}", "status": "completed", **item})
+        if self._thinks(request) and output:
+            for item in output:
+                if item.get("type") == "function_call":
+                    self._reasoning_for[str(item.get("call_id"))] = output[0]
         input_tokens, output_tokens = _rough_tokens(request.get("input")), _rough_tokens(output)
+        reasoning_tokens = sum(
+            _rough_tokens(item) for item in output if item.get("type") == "reasoning"
+        )
         return {
             "id": f"resp_{number:03d}",
             "object": "response",
@@ -385,18 +523,31 @@ class LocalResponsesServer(LoopbackServer):
             ),
             "error": None,
             "model": request.get("model"),
+            "store": False,
             "output": output,
             "parallel_tool_calls": True,
             "tool_choice": "auto",
             "tools": request.get("tools", []),
             "usage": {
                 "input_tokens": input_tokens,
-                "input_tokens_details": {"cached_tokens": 0},
+                "input_tokens_details": {"cached_tokens": min(cached_tokens, input_tokens)},
                 "output_tokens": output_tokens,
-                "output_tokens_details": {"reasoning_tokens": 0},
+                "output_tokens_details": {"reasoning_tokens": reasoning_tokens},
                 "total_tokens": input_tokens + output_tokens,
             },
         }
+
+
+def _scripted_reasoning(items: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """A ``reasoning`` item saying, in plain ``reasoning_text``, what the reply will do."""
+    names = [str(item.get("name")) for item in items if item.get("type") == "function_call"]
+    plan = f"call {', '.join(names)}" if names else "answer with what the observations say"
+    text = f"(scripted reasoning, not a model's) Next step: {plan}."
+    return {
+        "type": "reasoning",
+        "summary": [],
+        "content": [{"type": "reasoning_text", "text": text}],
+    }
 
 
 def weather_script(
