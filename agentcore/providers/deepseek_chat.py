@@ -370,7 +370,7 @@ def to_chat_model_turn(
     :func:`~agentcore.providers.http.redact`, the adapters' one redaction).
 
     Raises :class:`ProviderResponseError` (with a hint, and ``rejected`` holding the refused
-    ``choices[0].message`` when there is one) for: no choice; a ``finish_reason``
+    ``choices[0].message``, secrets redacted, when there is one) for: no choice; a ``finish_reason``
     other than ``"stop"`` or ``"tool_calls"`` (``"length"``, ``"content_filter"``,
     ``"insufficient_system_resource"`` each with their own hint); no tool call and no text
     (naming a refusal if there is one); a call that is not a function, has an empty id or
@@ -382,7 +382,7 @@ def to_chat_model_turn(
     choices = completion.get("choices")
     first = choices[0] if isinstance(choices, list) and choices else None
     message = first.get("message") if isinstance(first, Mapping) else None
-    rejected = (copy.deepcopy(dict(message)),) if isinstance(message, Mapping) else ()
+    rejected = (_redacted(message, secrets),) if isinstance(message, Mapping) else ()
     failure: ProviderResponseError
     try:
         return _to_turn(name, completion, max_arguments_chars, secrets)
@@ -396,6 +396,17 @@ def to_chat_model_turn(
         )
     failure.rejected = rejected
     raise failure
+
+
+def _redacted(value: Any, secrets: tuple[str, ...]) -> Any:
+    """A plain copy of a JSON value with every string passed through :func:`redact`."""
+    if isinstance(value, str):
+        return redact(value, secrets, limit=None)
+    if isinstance(value, Mapping):
+        return {str(key): _redacted(item, secrets) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_redacted(item, secrets) for item in value]
+    return copy.deepcopy(value)
 
 
 def _to_turn(
