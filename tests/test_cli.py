@@ -92,7 +92,7 @@ def no_deepseek_settings(monkeypatch: pytest.MonkeyPatch) -> None:
 def deepseek_settings(no_deepseek_settings: None, monkeypatch: pytest.MonkeyPatch) -> None:
     """A learner's shell with a key and a model set (the base URL is left to each test)."""
     monkeypatch.setenv("DEEPSEEK_API_KEY", KEY)
-    monkeypatch.setenv("DEEPSEEK_MODEL", "deepseek-v4-flash")
+    monkeypatch.setenv("DEEPSEEK_MODEL", "deepseek-flash")
 
 
 @pytest.mark.usefixtures("no_deepseek_settings")
@@ -143,7 +143,7 @@ def test_deepseek_with_settings_talks_to_the_configured_server(
         assert main(["--provider", "deepseek"]) == 0
     out = capsys.readouterr().out
     assert out.startswith(
-        f"provider: DeepSeek Responses API at {server.base_url}, model deepseek-v4-flash\n"
+        f"provider: DeepSeek Responses API at {server.base_url}, model deepseek-flash\n"
     )
     assert CHAPTER_TRACE in out
     assert "offline" not in out
@@ -162,9 +162,7 @@ def test_a_provider_failure_exits_1_with_the_typed_error_and_no_key(
         monkeypatch.setenv("DEEPSEEK_BASE_URL", server.base_url)
         assert main(["--provider", "deepseek"]) == 1
     captured = capsys.readouterr()
-    assert "[1] ERROR   ProviderAuthenticationError: The provider refused the API key" in (
-        captured.out
-    )
+    assert "[1] ERROR   ProviderStatusError: The provider refused the API key" in (captured.out)
     assert "model turns: 1 of max_steps=6; tool executions: 0" in captured.out
     assert KEY not in captured.out + captured.err
     assert "Traceback" not in captured.out + captured.err
@@ -207,11 +205,29 @@ def test_the_scripted_default_does_not_import_the_sdk() -> None:
     assert done.stdout.splitlines()[-1] == "False"
 
 
-def test_an_http_setting_the_client_refuses_is_one_sentence_not_a_traceback(
+@pytest.mark.usefixtures("no_deepseek_settings")
+def test_offline_ignores_a_proxy_on_a_closed_port(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setenv("HTTP_PROXY", "garbage::::")
-    assert main(["--provider", "deepseek", "--offline"]) == 1
+    for name in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy"):
+        monkeypatch.setenv(name, "http://127.0.0.1:9")  # the discard port: nothing listens
+    assert main(["--provider", "deepseek", "--offline", "--reasoning-effort", "none"]) == 0
+    assert CHAPTER_TRACE in capsys.readouterr().out
+
+
+@pytest.mark.usefixtures("deepseek_settings")
+def test_a_proxy_setting_the_client_refuses_is_one_sentence_not_a_traceback(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("HTTPS_PROXY", "garbage::::")
+    assert main(["--provider", "deepseek"]) == 1
     err = capsys.readouterr().err
     assert err.startswith("error: the HTTP client could not start (")
     assert "Traceback" not in err
+
+
+def test_reasoning_effort_goes_only_with_deepseek(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as caught:
+        main(["--reasoning-effort", "high"])
+    assert caught.value.code == 2
+    assert "--reasoning-effort goes with --provider deepseek" in capsys.readouterr().err

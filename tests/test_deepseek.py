@@ -11,10 +11,8 @@ import logging
 from collections.abc import Callable, Iterator
 from typing import Any
 
-import openai
 import pytest
 from chapter import CHAPTER_ANSWER, chapter_transcript
-from pydantic import BaseModel, ConfigDict
 
 from agentcore import (
     AgentRuntime,
@@ -23,20 +21,17 @@ from agentcore import (
     InvalidModelTurnError,
     Model,
     ModelError,
-    ProviderAuthenticationError,
+    ModelTurn,
     ProviderConfigurationError,
     ProviderConnectionError,
     ProviderError,
-    ProviderNotFoundError,
-    ProviderPermissionError,
-    ProviderRateLimitError,
     ProviderRequestError,
     ProviderResponseError,
-    ProviderServerError,
     ProviderStatusError,
     ProviderTimeoutError,
     ScriptedWeatherModel,
     Tool,
+    ToolCall,
     build_tools,
     weather_request,
 )
@@ -48,13 +43,14 @@ from agentcore.course.teaching_tools import (
     get_teaching_weather,
 )
 from agentcore.providers.deepseek import (
-    PREVIEW_CHARS,
     parse_arguments,
     to_function_tool,
     to_input_items,
     to_model_turn,
 )
+from agentcore.providers.http import PREVIEW_CHARS
 from agentcore.providers.local_server import (
+    THINKING_400,
     LocalResponsesServer,
     Reply,
     function_call,
@@ -65,7 +61,7 @@ from agentcore.providers.local_server import (
 
 KEY = "sk-test-7f3a9c2e5b1d4e6f"
 """A made-up key: the tests check it reaches the server and appears nowhere else."""
-MODEL = "deepseek-v4-flash"
+MODEL = "deepseek-flash"
 USER = weather_request()
 FINAL = CHAPTER_ANSWER
 
@@ -144,9 +140,12 @@ CONVERT_ITEMS = [
 
 @pytest.fixture(autouse=True)
 def _no_deepseek_settings(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A developer's own DEEPSEEK_* settings must not change what these tests see."""
+    """A developer's own DEEPSEEK_* settings must not change what these tests see, and every
+    test passes with proxies set to a closed port (loopback traffic never uses them)."""
     for name in ("DEEPSEEK_API_KEY", "DEEPSEEK_MODEL", "DEEPSEEK_BASE_URL"):
         monkeypatch.delenv(name, raising=False)
+    for name in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy"):
+        monkeypatch.setenv(name, "http://127.0.0.1:9")
 
 
 def adapter(server: LocalResponsesServer, **options: Any) -> DeepSeekResponsesModel:
@@ -260,7 +259,11 @@ def test_two_calls_in_one_response_run_in_order_and_both_outputs_go_back_by_call
 
 # --- provider items: text and reasoning beside the calls -------------------------------------
 
-REASONING = {"type": "reasoning", "summary": [], "encrypted_content": "opaque-reasoning"}
+REASONING = {
+    "type": "reasoning",
+    "summary": [],
+    "content": [{"type": "reasoning_text", "text": "Tokyo needs the weather tool."}],
+}
 
 
 def test_text_and_reasoning_beside_calls_are_kept_and_replayed_in_place() -> None:
@@ -278,7 +281,7 @@ def test_text_and_reasoning_beside_calls_are_kept_and_replayed_in_place() -> Non
         result = AgentRuntime(adapter(server), build_tools()).run("Tokyo?")
 
     sent_output = [
-        {"id": "item_001_1", "status": "completed", **REASONING},
+        {"id": "rs_001_1", "status": "completed", **REASONING},
         {"id": "msg_001_2", "status": "completed", **message("Let me look that up.")},
         {
             "id": "fc_001_3",
@@ -291,9 +294,16 @@ def test_text_and_reasoning_beside_calls_are_kept_and_replayed_in_place() -> Non
         {"call_id": "call-weather", "name": "get_teaching_weather", "arguments": {"city": "Tokyo"}}
     ]
     assert request_turn["provider_items"] == sent_output
+    # Reasoning and text come back as received; the call comes from the transcript.
     assert server.requests[1].body["input"] == [
         {"type": "message", "role": "user", "content": "Tokyo?"},
-        *sent_output,
+        *sent_output[:2],
+        {
+            "type": "function_call",
+            "call_id": "call-weather",
+            "name": "get_teaching_weather",
+            "arguments": '{"city": "Tokyo"}',
+        },
         {
             "type": "function_call_output",
             "call_id": "call-weather",
@@ -329,63 +339,20 @@ def test_input_items_keep_non_ascii_and_refuse_unknown_roles() -> None:
         to_input_items([{"role": "user", "content": "hi"}, {"role": "robot", "content": "?"}])
 
 
-# --- strict tools ---------------------------------------------------------------------------
+# --- tools --------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("tool", [WEATHER_TOOL, CONVERSION_TOOL, DESCRIBE_TEMPERATURE_TOOL])
-def test_tools_are_made_strict_exactly_as_the_sdk_helper_does(tool: Tool) -> None:
-    helper = openai.pydantic_function_tool(
-        tool.arguments_model, name=tool.name, description=tool.description
-    )["function"]
-    assert to_function_tool(tool.schema()) == {"type": "function", **helper}
-
-
-class Place(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    city: str
-    country: str | None = None
-
-
-class TripArguments(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    start: Place
-    stops: list[Place] = []
-
-
-def test_nested_models_are_closed_and_every_property_required() -> None:
-    tool = Tool("plan_trip", "Plan a trip.", TripArguments, lambda start, stops: {})
-    strict = to_function_tool(tool.schema())["parameters"]
-    place = strict["$defs"]["Place"]
-    assert strict["additionalProperties"] is False
-    assert strict["required"] == ["start", "stops"]
-    assert place["additionalProperties"] is False
-    assert place["required"] == ["city", "country"]
-
-
-class TaggedArguments(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    tags: dict[str, int]
-
-
-def test_a_schema_that_cannot_be_strict_fails_naming_the_tool_before_any_request() -> None:
-    tool = Tool("tag_things", "Tag things.", TaggedArguments, lambda tags: {})
-    with LocalResponsesServer([Reply(output=(message("never"),))]) as server:
-        with pytest.raises(ProviderRequestError) as caught:
-            AgentRuntime(adapter(server), [tool]).run("Tag it.")
-        assert server.requests == []
-    assert "Tool 'tag_things' cannot be offered in strict mode" in str(caught.value)
-    assert "parameters.properties.tags allows keys it does not name" in str(caught.value)
-    assert caught.value.messages == [{"role": "user", "content": "Tag it."}]
-
-
-def test_an_open_model_is_refused_too() -> None:
-    class Open(BaseModel):
-        model_config = ConfigDict(extra="allow")
-        city: str
-
-    schema = Tool("open_tool", "Open.", Open, lambda city: {}).schema()
-    with pytest.raises(ProviderRequestError, match=r"'open_tool'.*additionalProperties=True"):
-        to_function_tool(schema)
+def test_tool_parameters_are_passed_through_unchanged_with_strict_true(tool: Tool) -> None:
+    schema = tool.schema()
+    assert to_function_tool(schema) == {
+        "type": "function",
+        "name": tool.name,
+        "description": tool.description,
+        "parameters": schema["parameters"],
+        "strict": True,
+    }
+    assert to_function_tool(schema)["parameters"] is schema["parameters"]
 
 
 # --- rejected turns: each error keeps the transcript and runs no handler of that turn ---------
@@ -514,7 +481,7 @@ def test_arguments_that_are_an_object_instead_of_a_string() -> None:
 
 def test_a_body_that_is_not_json() -> None:
     error, _ = run_into(Reply(raw_body="<html>busy</html>"), ProviderResponseError)
-    assert "/responses is not JSON" in str(error)
+    assert "/responses cannot be read: it is not JSON" in str(error)
 
 
 def test_the_same_call_id_twice_in_one_response_is_the_runtimes_protocol_error() -> None:
@@ -531,39 +498,56 @@ def test_the_same_call_id_twice_in_one_response_is_the_runtimes_protocol_error()
 
 
 @pytest.mark.parametrize(
-    ("status", "expected", "hint_names"),
+    ("status", "hint_names"),
     [
-        (400, ProviderStatusError, "request body"),
-        (401, ProviderAuthenticationError, "DEEPSEEK_API_KEY"),
-        (402, ProviderStatusError, "Top up"),
-        (403, ProviderPermissionError, "DEEPSEEK_MODEL"),
-        (404, ProviderNotFoundError, "DEEPSEEK_MODEL"),
-        (422, ProviderStatusError, "request body"),
-        (429, ProviderRateLimitError, "Wait a little"),
-        (500, ProviderServerError, "Wait a little"),
-        (503, ProviderServerError, "Wait a little"),
+        (400, "request body"),
+        (401, "DEEPSEEK_API_KEY"),
+        (402, "Top up"),
+        (403, "DEEPSEEK_MODEL"),
+        (404, "DEEPSEEK_MODEL"),
+        (422, "request body"),
+        (429, "Wait a little"),
+        (500, "Wait a little"),
+        (503, "Wait a little"),
     ],
 )
-def test_http_error_statuses_become_typed_errors_with_a_hint(
-    status: int, expected: type[ProviderStatusError], hint_names: str
+def test_http_error_statuses_become_one_typed_error_with_a_hint(
+    status: int, hint_names: str
 ) -> None:
-    error, _ = run_into(http_error(status, "provider says no"), expected)
-    assert isinstance(error, ProviderStatusError)
+    error, _ = run_into(http_error(status, "provider says no"), ProviderStatusError)
     assert error.status_code == status
     assert error.provider_message == "provider says no"
     assert f"(HTTP {status}: provider says no)" in str(error)
     assert hint_names in error.hint and error.hint in str(error)
 
 
-def test_404_names_the_model_and_the_endpoint() -> None:
-    error, server = run_into(http_error(404, "Model Not Exist"), ProviderNotFoundError)
-    assert f"No model '{MODEL}' or no endpoint at {server.base_url}/responses" in str(error)
+def test_an_unknown_model_is_400_model_not_exist_with_a_hint_naming_the_current_names() -> None:
+    with (
+        LocalResponsesServer([]) as server,
+        pytest.raises(ProviderStatusError) as caught,
+    ):
+        AgentRuntime(DeepSeekResponsesModel("deepseek-chat-v9", **_local(server)), []).run("Hi")
+    error = caught.value
+    assert error.status_code == 400
+    assert "(HTTP 400: Model Not Exist)" in str(error)
+    assert "DEEPSEEK_MODEL" in error.hint and "deepseek-flash" in error.hint
+    assert "deepseek-v4-flash is a retired alias" in error.hint
+
+
+def test_the_retired_alias_is_still_served() -> None:
+    with LocalResponsesServer([Reply(output=(message("Hello."),))]) as server:
+        model = DeepSeekResponsesModel("deepseek-v4-flash", **_local(server))
+        assert AgentRuntime(model, []).run("Hi").answer == "Hello."
+
+
+def _local(server: LocalResponsesServer) -> dict[str, Any]:
+    return {"api_key": KEY, "base_url": server.base_url, "max_retries": 0, "timeout": 5.0}
 
 
 def test_a_slow_reply_becomes_a_timeout() -> None:
     slow = Reply(output=(message("late"),), delay_seconds=30)
     error, _ = run_into(slow, ProviderTimeoutError, timeout=0.3)
-    assert "within 0.3 s" in str(error)
+    assert "No whole reply from" in str(error) and "within 0.3 s" in str(error)
     assert "timeout=" in error.hint
 
 
@@ -614,26 +598,16 @@ def test_missing_model_and_both_missing(monkeypatch: pytest.MonkeyPatch) -> None
 
 def test_settings_come_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("DEEPSEEK_API_KEY", KEY)
-    monkeypatch.setenv("DEEPSEEK_MODEL", "deepseek-from-env")
+    monkeypatch.setenv("DEEPSEEK_MODEL", "deepseek-v4-flash")
     assert DeepSeekResponsesModel().base_url == "https://api.deepseek.com"
     with LocalResponsesServer([Reply(output=(message("Hello."),))]) as server:
         monkeypatch.setenv("DEEPSEEK_BASE_URL", server.base_url)
         model = DeepSeekResponsesModel(max_retries=0)
-        assert model.model == "deepseek-from-env"
+        assert model.model == "deepseek-v4-flash"
         assert model.base_url == server.base_url
         AgentRuntime(model, build_tools()).run("Hi")
     assert server.requests[0].sent_bearer(KEY)
-    assert server.requests[0].body["model"] == "deepseek-from-env"
-
-
-def test_an_injected_client_is_used_as_is() -> None:
-    with LocalResponsesServer([Reply(output=(message("Hello."),))]) as server:
-        client = openai.OpenAI(api_key=KEY, base_url=server.base_url, max_retries=0)
-        model = DeepSeekResponsesModel(MODEL, client=client)
-        AgentRuntime(model, build_tools()).run("Hi")
-    assert server.requests[0].sent_bearer(KEY)
-    with pytest.raises(ValueError, match=r"pass api_key, timeout to the openai\.OpenAI client"):
-        DeepSeekResponsesModel(MODEL, client=client, api_key=KEY, timeout=3)
+    assert server.requests[0].body["model"] == "deepseek-v4-flash"
 
 
 @pytest.mark.parametrize(
@@ -643,6 +617,8 @@ def test_an_injected_client_is_used_as_is() -> None:
         ({"timeout": "5"}, TypeError, "timeout must be a number of seconds"),
         ({"max_retries": -1}, ValueError, "max_retries must be at least 0"),
         ({"max_retries": True}, TypeError, "max_retries must be an int"),
+        ({"max_retries": 6}, ValueError, "max_retries must be at most 5"),
+        ({"reasoning_effort": "medium"}, ValueError, "reasoning_effort must be one of none"),
         ({"max_arguments_chars": 0}, ValueError, "max_arguments_chars must be at least 1"),
     ],
 )
@@ -730,3 +706,154 @@ def test_a_body_of_the_wrong_shape_is_a_response_error() -> None:
         to_model_turn(body)
     with pytest.raises(ProviderResponseError, match="cannot be read as JSON here"):
         parse_arguments("f", '{"a":' * 3000 + "1" + "}" * 3000)
+
+
+# --- pairing is checked before anything is sent (fault 6) -----------------------------------
+
+OBSERVATION = '{"city": "Tokyo", "temperature_c": 18.0, "condition": "cloudy"}'
+TOKYO_CALL = {
+    "call_id": "call-weather",
+    "name": "get_teaching_weather",
+    "arguments": {"city": "Tokyo"},
+}
+
+
+def test_an_output_without_its_call_is_refused_naming_the_id_and_nothing_is_sent() -> None:
+    transcript = [
+        {"role": "user", "content": USER},
+        {"role": "tool", "tool_call_id": "call-lost", "content": OBSERVATION},
+    ]
+    with LocalResponsesServer([Reply(output=(message("never"),))]) as server:
+        with pytest.raises(ProviderRequestError, match="call_id 'call-lost' has no earlier"):
+            adapter(server).generate(transcript, [])
+        assert server.requests == []
+
+
+def test_a_call_without_its_output_is_refused_and_nothing_is_sent() -> None:
+    transcript = [
+        {"role": "user", "content": USER},
+        {"role": "assistant", "content": "", "tool_calls": [TOKYO_CALL]},
+    ]
+    with LocalResponsesServer([Reply(output=(message("never"),))]) as server:
+        with pytest.raises(ProviderRequestError, match="'call-weather' has no function_call_out"):
+            adapter(server).generate(transcript, [])
+        assert server.requests == []
+
+
+# --- one source of truth for what was called (fault 7) --------------------------------------
+
+
+class ParisToTokyo:
+    """A guardrail around the adapter: it rewrites every Paris lookup to Tokyo."""
+
+    def __init__(self, inner: DeepSeekResponsesModel) -> None:
+        self.inner = inner
+
+    def generate(self, messages: Any, tools: Any) -> ModelTurn:
+        turn = self.inner.generate(messages, tools)
+        if not turn.tool_calls:
+            return turn
+        calls = tuple(
+            ToolCall(call.call_id, call.name, {**call.arguments, "city": "Tokyo"})
+            for call in turn.tool_calls
+        )
+        return ModelTurn(tool_calls=calls, provider_items=turn.provider_items)
+
+
+def test_a_rewritten_call_is_sent_back_as_the_transcript_says_not_as_the_provider_said() -> None:
+    script = [
+        Reply(output=(function_call("get_teaching_weather", {"city": "Paris"}, "call-1"),)),
+        Reply(output=(message("Tokyo is 18.0°C."),)),
+    ]
+    with LocalResponsesServer(script, thinking=True) as server:
+        result = AgentRuntime(ParisToTokyo(adapter(server)), build_tools()).run("Paris?")
+    assert result.messages[1]["tool_calls"][0]["arguments"] == {"city": "Tokyo"}
+    sent = server.requests[1].body["input"]
+    assert [item["type"] for item in sent] == [
+        "message",
+        "reasoning",
+        "function_call",
+        "function_call_output",
+    ]
+    assert sent[2]["arguments"] == '{"city": "Tokyo"}'  # what ran, not what was proposed
+    assert "Paris" not in json.dumps(sent[2:])
+
+
+# --- thinking mode and reasoning_effort -----------------------------------------------------
+
+
+def test_thinking_mode_replays_each_reasoning_item_in_place() -> None:
+    with LocalResponsesServer(weather_script(), thinking=True) as server:
+        result = AgentRuntime(adapter(server), build_tools()).run(USER)
+    assert result.answer == FINAL
+    third = [item["type"] for item in server.requests[2].body["input"]]
+    assert third == [
+        "message",
+        "reasoning",
+        "function_call",
+        "function_call_output",
+        "reasoning",
+        "function_call",
+        "function_call_output",
+    ]
+
+
+class DropsReasoning:
+    """A forgetful adapter: it loses the provider items before the next request."""
+
+    def __init__(self, inner: DeepSeekResponsesModel) -> None:
+        self.inner = inner
+
+    def generate(self, messages: Any, tools: Any) -> ModelTurn:
+        kept = [{k: v for k, v in m.items() if k != "provider_items"} for m in messages]
+        return self.inner.generate(kept, tools)
+
+
+def test_dropping_the_reasoning_item_gets_deepseeks_400() -> None:
+    with (
+        LocalResponsesServer(weather_script(), thinking=True) as server,
+        pytest.raises(ProviderStatusError) as caught,
+    ):
+        AgentRuntime(DropsReasoning(adapter(server)), build_tools()).run(USER)
+    assert caught.value.status_code == 400
+    assert caught.value.provider_message == THINKING_400
+
+
+def test_reasoning_effort_is_sent_and_none_turns_thinking_off() -> None:
+    with LocalResponsesServer(weather_script(), thinking=True) as server:
+        model = adapter(server, reasoning_effort="none")
+        result = AgentRuntime(model, build_tools()).run(USER)
+    assert all(r.body["reasoning"] == {"effort": "none"} for r in server.requests)
+    assert not any("provider_items" in entry for entry in result.messages)
+    assert "reasoning_effort='none'" in repr(model)
+
+
+def test_previous_response_id_is_never_sent_and_the_server_would_ignore_it() -> None:
+    with LocalResponsesServer(weather_script()) as server:
+        AgentRuntime(adapter(server), build_tools()).run(USER)
+    assert not any("previous_response_id" in request.body for request in server.requests)
+
+
+# --- rejected replies (contract decision 10) ------------------------------------------------
+
+
+def test_a_rejected_reply_carries_its_raw_items() -> None:
+    error, _ = run_into(bad_arguments("{nope"), ProviderResponseError)
+    assert [item["type"] for item in error.rejected] == ["function_call"]
+    assert error.rejected[0]["arguments"] == "{nope"
+
+
+def test_a_message_marked_rejected_is_never_sent_back() -> None:
+    transcript = [
+        {"role": "user", "content": USER},
+        {"role": "assistant", "content": "", "rejected": [{"type": "function_call"}]},
+    ]
+    assert to_input_items(transcript) == [USER_ITEM]
+
+
+def test_content_filter_has_its_own_hint() -> None:
+    error, _ = run_into(
+        Reply(status="incomplete", incomplete_reason="content_filter"), ProviderResponseError
+    )
+    assert "(reason: content_filter)" in str(error)
+    assert "content filter" in error.hint and "rephrase" in error.hint

@@ -16,6 +16,7 @@ import pytest
 
 from agentcore.providers.local_server import (
     CREATED_AT,
+    THINKING_400,
     LocalResponsesServer,
     Reply,
     function_call,
@@ -25,7 +26,7 @@ from agentcore.providers.local_server import (
 )
 
 KEY = "sk-server-test-0123456789"
-BODY = {"model": "m", "input": [{"type": "message", "role": "user", "content": "hi"}]}
+BODY = {"model": "deepseek-flash", "input": [{"type": "message", "role": "user", "content": "hi"}]}
 
 
 def post(
@@ -64,7 +65,8 @@ def test_answers_with_a_responses_api_object_shaped_by_the_script() -> None:
     assert first["object"] == "response"
     assert first["created_at"] == CREATED_AT
     assert first["status"] == "completed"
-    assert first["model"] == "m"
+    assert first["model"] == "deepseek-flash"
+    assert first["store"] is False
     assert first["incomplete_details"] is None
     assert first["output"] == [
         {
@@ -87,6 +89,9 @@ def test_answers_with_a_responses_api_object_shaped_by_the_script() -> None:
     ]
     usage = first["usage"]
     assert usage["total_tokens"] == usage["input_tokens"] + usage["output_tokens"] > 0
+    assert usage["input_tokens_details"]["cached_tokens"] == 0
+    # The second request repeated the whole input: all of it counts as cached.
+    assert second["usage"]["input_tokens_details"]["cached_tokens"] == usage["input_tokens"]
 
 
 def test_function_call_keeps_non_ascii_and_passes_strings_through() -> None:
@@ -126,17 +131,19 @@ def test_a_server_with_a_key_refuses_any_other_key() -> None:
         assert post(server)[0] == 200
 
 
-def test_previous_response_id_is_refused_because_the_api_is_stateless() -> None:
-    with LocalResponsesServer([Reply(output=(message("a"),))]) as server:
-        status, text = post(server, {**BODY, "previous_response_id": "resp_001"})
-        assert server.replies_played == 0
-    assert status == 400
-    assert "stateless" in json.loads(text)["error"]["message"]
+def test_previous_response_id_is_ignored_silently_as_deepseek_does() -> None:
+    script = [Reply(output=(message("a"),)), Reply(output=(message("b"),))]
+    with LocalResponsesServer(script) as server:
+        first = json.loads(post(server)[1])
+        status, text = post(server, {**BODY, "previous_response_id": first["id"]})
+    assert status == 200
+    assert json.loads(text)["store"] is False  # nothing was stored to continue from
+    assert server.replies_played == 2
 
 
 def test_an_output_without_its_function_call_is_refused() -> None:
     body = {
-        "model": "m",
+        "model": "deepseek-flash",
         "input": [
             {"type": "message", "role": "user", "content": "hi"},
             {"type": "function_call_output", "call_id": "call-9", "output": "{}"},
@@ -252,3 +259,67 @@ def test_weather_script_follows_city_task_and_language() -> None:
     assert len(weather_script(task="greet")) == 1
     with pytest.raises(ValueError, match="city must be one of"):
         weather_script("Berlin")
+
+
+def test_a_model_it_does_not_serve_gets_400_model_not_exist() -> None:
+    with LocalResponsesServer([Reply(output=(message("a"),))]) as server:
+        status, text = post(server, {**BODY, "model": "deepseek-chat-v9"})
+        assert server.replies_played == 0
+        assert post(server, {**BODY, "model": "deepseek-v4-flash"})[0] == 200  # the alias
+    assert status == 400
+    assert json.loads(text)["error"]["message"] == "Model Not Exist"
+
+
+def test_a_call_without_its_output_is_refused() -> None:
+    call = {
+        "type": "function_call",
+        "call_id": "call-7",
+        "name": "get_teaching_weather",
+        "arguments": "{}",
+    }
+    with LocalResponsesServer([Reply(output=(message("a"),))]) as server:
+        status, text = post(server, {**BODY, "input": [*BODY["input"], call]})
+    assert status == 400
+    assert "'call-7'" in json.loads(text)["error"]["message"]
+
+
+CALL = function_call("get_teaching_weather", {"city": "Tokyo"}, "call-1")
+
+
+def test_thinking_mode_puts_a_reasoning_item_first_and_refuses_a_replay_without_it() -> None:
+    script = [Reply(output=(CALL,)), Reply(output=(message("a"),)), Reply(output=(message("b"),))]
+    with LocalResponsesServer(script, thinking=True) as server:
+        first = json.loads(post(server)[1])
+        reasoning, call = first["output"]
+        output = {"type": "function_call_output", "call_id": "call-1", "output": "{}"}
+        dropped = {**BODY, "input": [*BODY["input"], call, output]}
+        status, text = post(server, dropped)
+        assert server.replies_played == 1
+        kept = {**BODY, "input": [*BODY["input"], reasoning, call, output]}
+        assert post(server, kept)[0] == 200
+    assert reasoning["type"] == "reasoning"
+    assert reasoning["content"][0]["type"] == "reasoning_text"
+    assert "scripted reasoning, not a model's" in reasoning["content"][0]["text"]
+    assert "encrypted_content" not in reasoning
+    assert first["usage"]["output_tokens_details"]["reasoning_tokens"] > 0
+    assert status == 400
+    assert json.loads(text)["error"]["message"] == THINKING_400
+
+
+def test_thinking_mode_is_off_for_effort_none() -> None:
+    with LocalResponsesServer([Reply(output=(CALL,))], thinking=True) as server:
+        reply = json.loads(post(server, {**BODY, "reasoning": {"effort": "none"}})[1])
+    assert [item["type"] for item in reply["output"]] == ["function_call"]
+
+
+def test_a_raw_reply_carries_its_own_headers_and_can_drip() -> None:
+    reply = Reply(raw_body=b"{}", headers=(("X-Test", "yes"),), drip_seconds=0.01)
+    with LocalResponsesServer([reply]) as server:
+        request = urllib.request.Request(
+            server.base_url + "/responses",
+            data=json.dumps(BODY).encode(),
+            headers={"Authorization": f"Bearer {KEY}", "Content-Type": "application/json"},
+        )
+        with urllib.request.urlopen(request, timeout=5) as response:
+            assert response.headers["X-Test"] == "yes"
+            assert response.read() == b"{}"

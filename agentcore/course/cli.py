@@ -34,7 +34,7 @@ INSTRUCTIONS = (
     "lookup and every conversion instead of guessing, then answer in one sentence."
 )
 """The ``instructions`` sent with ``--provider deepseek``, online and offline alike."""
-OFFLINE_MODEL = "deepseek-v4-flash"
+OFFLINE_MODEL = "deepseek-flash"
 """The model name sent to the local server with ``--offline`` (it plays a script anyway)."""
 OFFLINE_API_KEY = "offline-placeholder"
 """What ``--offline`` sends as the key: a real ``DEEPSEEK_API_KEY`` never goes to the server."""
@@ -120,6 +120,14 @@ def build_parser() -> argparse.ArgumentParser:
         help="with --provider deepseek: send the requests to a local server on 127.0.0.1 "
         "that plays scripted replies (no key, no network)",
     )
+    parser.add_argument(
+        "--reasoning-effort",
+        choices=["none", "low", "high", "max"],
+        default=None,
+        help="with --provider deepseek: DeepSeek's thinking effort, sent as reasoning.effort "
+        "(--api chat: reasoning_effort) (none turns thinking off; default: not sent, DeepSeek "
+        "thinks at high)",
+    )
     return parser
 
 
@@ -139,6 +147,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
     if args.api != "responses" and args.provider != "deepseek":
         parser.error("--api goes with --provider deepseek; the scripted model has no wire format")
+    if args.reasoning_effort is not None and args.provider != "deepseek":
+        parser.error("--reasoning-effort goes with --provider deepseek")
     labels = _LABELS[args.language]
     tools = build_tools()
     if args.task == "describe":
@@ -181,10 +191,11 @@ def _run_deepseek(tools: list[Tool], args: argparse.Namespace) -> int:
                 api_key=OFFLINE_API_KEY,
                 base_url=server.base_url,
                 max_retries=0,  # a local script gains nothing from a retry
+                reasoning_effort=args.reasoning_effort,
                 instructions=INSTRUCTIONS,
             )
             return _run(offline, tools, args)
-    online = adapter(instructions=INSTRUCTIONS)
+    online = adapter(reasoning_effort=args.reasoning_effort, instructions=INSTRUCTIONS)
     print(labels["online"].format(api=api, base_url=online.base_url, model=online.model))
     return _run(online, tools, args)
 

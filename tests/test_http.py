@@ -1,0 +1,302 @@
+"""The adapters' trust boundary (agentcore/providers/http.py), over real HTTP on 127.0.0.1.
+
+Every test drives DeepSeekResponsesModel -> openai SDK -> the owned HTTP client -> a
+LocalResponsesServer, and checks what a learner would notice: what the server received, which
+typed error came back, and that no text shows the key. One test per example of issue 10.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from agentcore import (
+    AgentRuntime,
+    DeepSeekResponsesModel,
+    ProviderConnectionError,
+    ProviderError,
+    ProviderResponseError,
+    ProviderStatusError,
+    ProviderTimeoutError,
+    build_tools,
+)
+from agentcore.providers.http import (
+    MAX_DECODED_BYTES,
+    MAX_NESTING,
+    MAX_WIRE_BYTES,
+    PREVIEW_CHARS,
+    proxy_for,
+    redact,
+)
+from agentcore.providers.local_server import (
+    CREATED_AT,
+    LocalResponsesServer,
+    Reply,
+    http_error,
+    message,
+    weather_script,
+)
+
+KEY = "sk-http-test-4b7e1a9c0d2f"
+"""A made-up key: it must reach the server's Authorization header and appear nowhere else."""
+CLOSED = "http://127.0.0.1:9"
+"""A proxy address where nothing listens (the discard port)."""
+
+
+def key_runs(key: str, size: int = 8) -> list[str]:
+    """Every run of ``size`` characters of ``key``: none may appear in any text."""
+    return [key[start : start + size] for start in range(len(key) - size + 1)]
+
+
+def assert_no_key(*texts: str) -> None:
+    for text in texts:
+        assert not [run for run in key_runs(KEY) if run in text], text
+
+
+def texts_of(error: BaseException) -> Iterator[str]:
+    seen: BaseException | None = error
+    while seen is not None:
+        yield str(seen)
+        yield repr(seen)
+        seen = seen.__cause__ or seen.__context__
+
+
+@pytest.fixture(autouse=True)
+def _clean_settings(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Nobody's own DEEPSEEK_*, OPENAI_* or proxy settings change what these tests see."""
+    for name in (
+        "DEEPSEEK_API_KEY",
+        "DEEPSEEK_MODEL",
+        "DEEPSEEK_BASE_URL",
+        "OPENAI_API_KEY",
+        "OPENAI_ADMIN_KEY",
+        "OPENAI_BASE_URL",
+        "OPENAI_ORG_ID",
+        "OPENAI_PROJECT_ID",
+        "OPENAI_CUSTOM_HEADERS",
+        "NO_PROXY",
+        "no_proxy",
+    ):
+        monkeypatch.delenv(name, raising=False)
+    for name in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy"):
+        monkeypatch.setenv(name, CLOSED)  # loopback traffic must never try it
+
+
+def adapter(base_url: str, **options: Any) -> DeepSeekResponsesModel:
+    settings: dict[str, Any] = {"api_key": KEY, "base_url": base_url, "max_retries": 0}
+    return DeepSeekResponsesModel("deepseek-flash", **{**settings, "timeout": 5.0, **options})
+
+
+def run_one(reply: Reply, **options: Any) -> tuple[ProviderError, LocalResponsesServer]:
+    """Play one reply to a one-turn run; return the typed error it ended with."""
+    with LocalResponsesServer([reply]) as server, pytest.raises(ProviderError) as caught:
+        AgentRuntime(adapter(server.base_url, **options), build_tools()).run("Hi")
+    assert_no_key(*texts_of(caught.value))
+    return caught.value, server
+
+
+def completed(text: str = "Hello.") -> dict[str, Any]:
+    """A whole Responses API object answering ``text``, as JSON."""
+    return {
+        "id": "resp_001",
+        "object": "response",
+        "created_at": CREATED_AT,
+        "status": "completed",
+        "model": "deepseek-flash",
+        "output": [{"id": "msg_1", "status": "completed", **message(text)}],
+    }
+
+
+# --- 1. settings from the environment never reach a request ---------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("OPENAI_CUSTOM_HEADERS", "Authorization: Bearer sk-openai-learner-key\nX-Team: blue"),
+        ("OPENAI_ORG_ID", "org-learner"),
+        ("OPENAI_PROJECT_ID", "proj-learner"),
+        ("OPENAI_BASE_URL", CLOSED),
+        ("OPENAI_API_KEY", "sk-openai-learner-key"),
+        ("OPENAI_ADMIN_KEY", "sk-admin-learner-key"),
+    ],
+)
+def test_openai_variables_do_not_reach_the_request(
+    monkeypatch: pytest.MonkeyPatch, name: str, value: str
+) -> None:
+    monkeypatch.setenv(name, value)
+    with LocalResponsesServer(weather_script(), api_key=KEY) as server:
+        result = AgentRuntime(adapter(server.base_url), build_tools()).run("Tokyo?")
+    assert result.model_turns == 3  # every request reached this server, with this key
+    for request in server.requests:
+        assert request.sent_bearer(KEY)
+        assert not {"openai-organization", "openai-project", "x-team"} & set(request.headers)
+        assert not [header for header in request.headers.values() if "learner" in header]
+
+
+# --- 2. proxies and redirects ---------------------------------------------------------------
+
+
+def test_loopback_never_goes_through_the_proxy_settings() -> None:
+    with LocalResponsesServer(weather_script()) as server:
+        result = AgentRuntime(adapter(server.base_url), build_tools()).run("Tokyo?")
+    assert result.tool_executions == 2
+
+
+def test_provider_traffic_goes_through_the_learners_proxy(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The local server plays the proxy: the request for the provider's host arrives there.
+    with LocalResponsesServer([]) as proxy:
+        monkeypatch.setenv("HTTP_PROXY", proxy.base_url)
+        monkeypatch.setenv("http_proxy", proxy.base_url)
+        with pytest.raises(ProviderStatusError):
+            AgentRuntime(adapter("http://provider.example"), build_tools()).run("Tokyo?")
+    assert [request.path for request in proxy.requests] == ["http://provider.example/responses"]
+
+
+def test_a_proxy_that_refuses_is_a_connection_error_naming_it() -> None:
+    with pytest.raises(ProviderConnectionError) as caught:
+        AgentRuntime(adapter("https://api.deepseek.com"), build_tools()).run("Tokyo?")
+    assert "Could not connect to https://api.deepseek.com" in str(caught.value)
+    assert "proxy" in caught.value.hint.lower()
+    assert_no_key(*texts_of(caught.value))
+
+
+def test_proxy_for_follows_no_proxy_and_skips_loopback(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert proxy_for("https://api.deepseek.com") == CLOSED
+    assert proxy_for("http://127.0.0.1:8000") is None
+    assert proxy_for("http://localhost:8000") is None
+    monkeypatch.setenv("no_proxy", "api.deepseek.com")
+    monkeypatch.setenv("NO_PROXY", "api.deepseek.com")
+    assert proxy_for("https://api.deepseek.com") is None
+
+
+def test_a_redirect_is_not_followed_and_names_the_status_and_host() -> None:
+    redirect = Reply(
+        http_status=307,
+        raw_body="",
+        headers=(("Location", f"https://collector.example/steal?key={KEY}"),),
+    )
+    error, server = run_one(redirect)
+    assert isinstance(error, ProviderStatusError)
+    assert error.status_code == 307
+    assert "redirect to host collector.example, not followed" in str(error)
+    assert "DEEPSEEK_BASE_URL" in error.hint
+    assert len(server.requests) == 1
+
+
+# --- 3. redaction before cutting ------------------------------------------------------------
+
+
+def test_a_180_character_body_then_the_key_shows_no_part_of_the_key() -> None:
+    error, _ = run_one(http_error(401, "x" * 180 + KEY))
+    assert isinstance(error, ProviderStatusError)
+    assert error.status_code == 401
+    assert "x" * 180 + "<redacted>" in error.provider_message
+
+
+def test_redact_removes_secrets_first_and_cuts_afterwards() -> None:
+    text = "y" * 195 + KEY + " and Authorization: Bearer sk-other-token-123"
+    cut = redact(text, [KEY])
+    assert cut == "y" * 195 + "<reda…"
+    assert_no_key(cut)
+    assert redact(text, [KEY], limit=None).endswith("Bearer <redacted>")
+    assert len(redact("z" * 500)) == PREVIEW_CHARS + 1
+    assert redact("short", ["", KEY]) == "short"
+
+
+# --- 4. unbounded replies -------------------------------------------------------------------
+
+
+def test_a_gzip_bomb_stops_at_the_decoded_cap() -> None:
+    bomb = gzip.compress(b'{"a": "' + b"x" * (MAX_DECODED_BYTES + 1_000_000) + b'"}', 9)
+    assert len(bomb) < 100_000
+    reply = Reply(raw_body=bomb, headers=(("Content-Encoding", "gzip"),))
+    error, _ = run_one(reply)
+    assert isinstance(error, ProviderResponseError)
+    assert f"expands past {MAX_DECODED_BYTES:,} bytes when decoded" in str(error)
+
+
+def test_a_body_over_the_wire_cap_is_refused() -> None:
+    error, _ = run_one(Reply(raw_body=b"x" * (MAX_WIRE_BYTES + 1)))
+    assert isinstance(error, ProviderResponseError)
+    assert f"announces {MAX_WIRE_BYTES + 1:,} bytes" in str(error)
+
+
+def test_a_slow_drip_cannot_hold_a_call_past_its_deadline() -> None:
+    drip = Reply(raw_body=json.dumps(completed()), drip_seconds=0.2)
+    started = time.monotonic()
+    error, _ = run_one(drip, timeout=1.0)
+    elapsed = time.monotonic() - started
+    assert isinstance(error, ProviderTimeoutError)
+    assert "No whole reply from" in str(error) and "within 1 s" in str(error)
+    assert elapsed < 2.5  # the deadline plus one read, not one byte per 0.2 s of the body
+
+
+# --- 5. every reply problem is a ProviderResponseError --------------------------------------
+
+
+def test_a_reply_nested_100000_levels_deep() -> None:
+    error, _ = run_one(Reply(raw_body='{"a":' * 100_000 + "1" + "}" * 100_000))
+    assert isinstance(error, ProviderResponseError)
+    assert f"nested deeper than {MAX_NESTING} levels" in str(error)
+
+
+def test_a_reply_nested_just_past_the_limit() -> None:
+    deep: Any = "bottom"
+    for _ in range(MAX_NESTING + 1):
+        deep = [deep]
+    error, _ = run_one(Reply(raw_body=json.dumps({**completed(), "extra": deep})))
+    assert f"nested deeper than {MAX_NESTING} levels" in str(error)
+
+
+def test_a_reply_holding_invalid_utf8() -> None:
+    body = json.dumps(completed()).encode().replace(b"Hello.", b"Hel\xfflo.")
+    error, _ = run_one(Reply(raw_body=body))
+    assert isinstance(error, ProviderResponseError)
+    assert "it is not valid UTF-8" in str(error)
+
+
+def test_a_broken_gzip_body_is_a_response_error_not_a_connection_error() -> None:
+    reply = Reply(raw_body=b"not gzip at all", headers=(("Content-Encoding", "gzip"),))
+    error, _ = run_one(reply)
+    assert type(error) is ProviderResponseError
+    assert "its gzip compression is broken" in str(error)
+    assert "connect" not in str(error).lower()
+
+
+def test_a_cut_short_gzip_body() -> None:
+    whole = gzip.compress(json.dumps(completed()).encode())
+    reply = Reply(raw_body=whole[: len(whole) // 2], headers=(("Content-Encoding", "gzip"),))
+    error, _ = run_one(reply)
+    assert "its gzip stream is cut short" in str(error)
+
+
+def test_a_good_gzip_reply_is_read() -> None:
+    reply = Reply(
+        raw_body=gzip.compress(json.dumps(completed("Zipped.")).encode()),
+        headers=(("Content-Encoding", "gzip"),),
+    )
+    with LocalResponsesServer([reply]) as server:
+        result = AgentRuntime(adapter(server.base_url), build_tools()).run("Hi")
+    assert result.answer == "Zipped."
+    assert server.requests[0].headers["accept-encoding"] == "gzip, deflate"
+
+
+def test_an_encoding_it_did_not_ask_for() -> None:
+    reply = Reply(raw_body=b"{}", headers=(("Content-Encoding", "br"),))
+    error, _ = run_one(reply)
+    assert "it uses the content-encoding 'br'" in str(error)
+
+
+def test_a_refused_connection_names_the_reason() -> None:
+    with LocalResponsesServer([]) as stopped:
+        pass  # nothing listens on that port any more
+    with pytest.raises(ProviderConnectionError) as caught:
+        AgentRuntime(adapter(stopped.base_url), build_tools()).run("Hi")
+    assert f"Could not connect to {stopped.base_url} (ConnectError:" in str(caught.value)
+    assert_no_key(*texts_of(caught.value))
