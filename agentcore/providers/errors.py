@@ -42,7 +42,7 @@ _RETRY = (
 )
 _FORMAT = (
     "The adapter sent something the provider does not accept; compare the request body with "
-    "the provider's Responses API documentation."
+    "the provider's documentation of that API (Responses API or Chat Completions)."
 )
 
 STATUS_HINTS: dict[int | str, tuple[str, str]] = {
@@ -69,7 +69,7 @@ STATUS_HINTS: dict[int | str, tuple[str, str]] = {
     404: (
         "No such model or endpoint at the base URL",
         "Check DEEPSEEK_MODEL for a typo, and that DEEPSEEK_BASE_URL is "
-        "https://api.deepseek.com (without /responses).",
+        "https://api.deepseek.com (without /responses or /chat/completions).",
     ),
     422: ("The provider rejected a parameter", _FORMAT),
     429: ("Too many requests at once", _RETRY),
