@@ -100,11 +100,25 @@ CONVERT_MESSAGES = [
 ]
 
 
+OPENAI_VARIABLES = (
+    "OPENAI_API_KEY",
+    "OPENAI_ADMIN_KEY",
+    "OPENAI_BASE_URL",
+    "OPENAI_ORG_ID",
+    "OPENAI_PROJECT_ID",
+    "OPENAI_CUSTOM_HEADERS",
+)
+PROXY_VARIABLES = ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "NO_PROXY")
+
+
 @pytest.fixture(autouse=True)
-def _no_deepseek_settings(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A developer's own DEEPSEEK_* settings must not change what these tests see."""
-    for name in ("DEEPSEEK_API_KEY", "DEEPSEEK_MODEL", "DEEPSEEK_BASE_URL"):
+def _no_settings_of_the_developer(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Nobody's own DEEPSEEK_*, OPENAI_* or proxy settings change what these tests see."""
+    for name in ("DEEPSEEK_API_KEY", "DEEPSEEK_MODEL", "DEEPSEEK_BASE_URL", *OPENAI_VARIABLES):
         monkeypatch.delenv(name, raising=False)
+    for name in PROXY_VARIABLES:
+        monkeypatch.delenv(name, raising=False)
+        monkeypatch.delenv(name.lower(), raising=False)
 
 
 def adapter(server: LocalChatServer, **options: Any) -> DeepSeekChatModel:
@@ -476,23 +490,28 @@ def test_an_unknown_model_is_400_model_not_exist_with_the_shared_hint() -> None:
     assert "deepseek-flash" in caught.value.hint
 
 
-def test_openai_environment_variables_never_reach_a_request(
-    monkeypatch: pytest.MonkeyPatch,
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("OPENAI_CUSTOM_HEADERS", "Authorization: Bearer sk-openai-learner-key\nX-Team: blue"),
+        ("OPENAI_ORG_ID", "org-learner"),
+        ("OPENAI_PROJECT_ID", "proj-learner"),
+        ("OPENAI_BASE_URL", "http://127.0.0.1:9/v1"),
+        ("OPENAI_API_KEY", "sk-openai-learner-key"),
+        ("OPENAI_ADMIN_KEY", "sk-admin-learner-key"),
+    ],
+)
+def test_openai_variables_never_reach_a_request(
+    monkeypatch: pytest.MonkeyPatch, name: str, value: str
 ) -> None:
-    monkeypatch.setenv("OPENAI_API_KEY", "sk-openai-learner-key")
-    monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
-    monkeypatch.setenv("OPENAI_ORG_ID", "org-learner")
-    monkeypatch.setenv("OPENAI_PROJECT_ID", "proj-learner")
-    monkeypatch.setenv(
-        "OPENAI_CUSTOM_HEADERS", "Authorization: Bearer sk-openai-custom\nX-Learner: yes"
-    )
-    with LocalChatServer([Reply(output=(message("Hello."),))]) as server:
-        AgentRuntime(adapter(server), []).run("Hi")
-    (request,) = server.requests
-    assert request.sent_bearer(KEY)
-    sent = " ".join(f"{name}: {value}" for name, value in request.headers.items())
-    for leaked in ("org-learner", "proj-learner", "x-learner", "openai-organization"):
-        assert leaked not in sent.lower()
+    monkeypatch.setenv(name, value)
+    with LocalChatServer(weather_script(), api_key=KEY) as server:
+        result = AgentRuntime(adapter(server), build_tools()).run(USER)
+    assert result.model_turns == 3  # every request reached this server, with this key
+    for request in server.requests:
+        assert request.sent_bearer(KEY)
+        assert not {"openai-organization", "openai-project", "x-team"} & set(request.headers)
+        assert not [header for header in request.headers.values() if "learner" in header]
 
 
 def closed_port() -> int:
@@ -509,6 +528,20 @@ def test_loopback_traffic_never_goes_through_the_learners_proxy(
         monkeypatch.setenv(name, proxy)
     with LocalChatServer(weather_script()) as server:
         assert AgentRuntime(adapter(server), build_tools()).run(USER).answer == CHAPTER_ANSWER
+
+
+def test_provider_traffic_goes_through_the_learners_proxy(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A local server plays the proxy: the request for the provider's host arrives there.
+    with LocalChatServer([]) as proxy:
+        monkeypatch.setenv("HTTP_PROXY", proxy.base_url)
+        monkeypatch.setenv("http_proxy", proxy.base_url)
+        model = DeepSeekChatModel(MODEL, api_key=KEY, base_url="http://provider.example",
+                                  max_retries=0)  # fmt: skip
+        with pytest.raises(ProviderStatusError):
+            AgentRuntime(model, build_tools()).run(USER)
+    assert [request.path for request in proxy.requests] == [
+        "http://provider.example/chat/completions"
+    ]
 
 
 def test_the_cli_offline_chat_run_ignores_a_proxy_too(
@@ -540,6 +573,32 @@ def test_a_gzip_bomb_stops_at_the_decoded_cap() -> None:
     error, _ = run_into(Reply(raw_body=bomb, headers=(("Content-Encoding", "gzip"),)))
     assert type(error) is ProviderResponseError
     assert "expands past" in str(error)
+
+
+@pytest.mark.parametrize(
+    ("body", "said"),
+    [
+        (b"not gzip at all", "its gzip compression is broken"),
+        (gzip.compress(completion_body([]).encode())[:20], "its gzip stream is cut short"),
+    ],
+)
+def test_a_broken_gzip_body_is_a_response_error_not_a_connection_error(
+    body: bytes, said: str
+) -> None:
+    error, _ = run_into(Reply(raw_body=body, headers=(("Content-Encoding", "gzip"),)))
+    assert type(error) is ProviderResponseError
+    assert said in str(error)
+    assert "connect" not in str(error).lower()
+
+
+def test_a_good_gzip_reply_is_read() -> None:
+    body = completion_body(
+        [{"message": {"role": "assistant", "content": "Zipped."}, "finish_reason": "stop"}]
+    )
+    reply = Reply(raw_body=gzip.compress(body.encode()), headers=(("Content-Encoding", "gzip"),))
+    with LocalChatServer([reply]) as server:
+        assert AgentRuntime(adapter(server), []).run("Hi").answer == "Zipped."
+    assert server.requests[0].headers["accept-encoding"] == "gzip, deflate"
 
 
 def test_a_body_over_the_wire_cap_is_refused() -> None:
