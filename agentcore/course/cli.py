@@ -104,8 +104,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--provider",
         choices=["scripted", "deepseek"],
         default="scripted",
-        help="who plays the model: the offline scripted model (default), or DeepSeek's "
-        "Responses API (needs DEEPSEEK_API_KEY and DEEPSEEK_MODEL, unless --offline)",
+        help="who plays the model: the offline scripted model (default), or DeepSeek through "
+        "the API --api names (needs DEEPSEEK_API_KEY and DEEPSEEK_MODEL, unless --offline)",
     )
     parser.add_argument(
         "--api",
