@@ -19,6 +19,10 @@ records every request (:class:`RecordedRequest`) and can inject faults: HTTP err
 malformed arguments, an ``incomplete`` status, a raw body with its own headers (a redirect, a
 gzip body), a slow reply, a body sent one byte at a time.
 
+What does not depend on the wire format (the thread, the script, the recording, the Bearer
+check, the model check, the cached prefix, the faults) is :class:`LoopbackServer`, which
+:class:`~agentcore.providers.local_chat_server.LocalChatServer` shares for Chat Completions.
+
 Only the standard library is used (``http.server`` in a thread); importing this module does
 not import ``openai``.
 """
