@@ -208,6 +208,7 @@ class LocalChatServer(LoopbackServer):
                 "prompt_tokens": prompt,
                 "completion_tokens": completion,
                 "total_tokens": prompt + completion,
+                "prompt_tokens_details": {"cached_tokens": hit},
                 "prompt_cache_hit_tokens": hit,
                 "prompt_cache_miss_tokens": prompt - hit,
                 "completion_tokens_details": {
