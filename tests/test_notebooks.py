@@ -161,3 +161,29 @@ def test_no_stored_output_leaks_paths_addresses_or_secrets(path: Path) -> None:
             assert not pattern.search(text), (
                 f"code cell {index + 1} output holds this machine's user or host name"
             )
+
+
+KEY_ASSIGNMENT = re.compile(r"""^\s*[A-Z_]*KEY[A-Z_]*\s*=\s*["']([^"'\n]{8,})["']""", re.MULTILINE)
+"""A made-up key a lesson defines (``DEMO_KEY = "..."``): it may be sent, never shown."""
+
+
+def key_runs(key: str, size: int = 8) -> set[str]:
+    """Every run of ``size`` characters of ``key``: a cut key still shows one of them."""
+    return {key[start : start + size] for start in range(len(key) - size + 1)}
+
+
+@pytest.mark.parametrize("path", ALL_LESSONS, ids=lesson_id)
+def test_no_output_or_metadata_holds_a_key_or_any_eight_characters_of_one(path: Path) -> None:
+    notebook = read(path)
+    keys = {key for cell in code_cells(notebook) for key in KEY_ASSIGNMENT.findall(cell.source)}
+    runs = {run for key in keys for run in key_runs(key)}
+    places = {"the notebook's metadata": json.dumps(notebook.metadata, ensure_ascii=False)}
+    for index, cell in enumerate(notebook.cells):
+        places[f"cell {index + 1}'s metadata"] = json.dumps(cell.metadata, ensure_ascii=False)
+        if cell.cell_type == "code":
+            places[f"cell {index + 1}'s output"] = json.dumps(cell.outputs, ensure_ascii=False)
+    for where, text in places.items():
+        shown = sorted(run for run in runs if run in text)
+        assert not shown, f"{where} holds part of a lesson's key: {shown}"
+        for label, pattern in LEAKS.items():
+            assert not pattern.search(text), f"{where} holds an {label}"

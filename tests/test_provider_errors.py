@@ -53,6 +53,11 @@ def test_the_runtime_errors_module_holds_no_provider_error() -> None:
         (400, "Invalid Format", 400),
         (400, "Model Not Exist", "model not exist"),
         (400, "the model does not exist", "model not exist"),
+        (
+            400,
+            "The reasoning_text in the thinking mode must be passed back to the API.",
+            "reasoning dropped",
+        ),
         (401, "", 401),
         (402, "Insufficient Balance", 402),
         (403, "", 403),

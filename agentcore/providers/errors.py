@@ -52,6 +52,11 @@ STATUS_HINTS: dict[int | str, tuple[str, str]] = {
         f"Set DEEPSEEK_MODEL to a current name: {', '.join(CURRENT_MODELS)} "
         "(deepseek-v4-flash is a retired alias that DeepSeek may remove).",
     ),
+    "reasoning dropped": (
+        "The provider wants its reasoning back (thinking mode)",
+        "A reply's reasoning item must be sent back in place with the tool calls; keep the "
+        "transcript's provider_items, or turn thinking off with reasoning_effort='none'.",
+    ),
     401: (
         "The provider refused the API key",
         "Check that DEEPSEEK_API_KEY holds a current key from "
@@ -85,21 +90,27 @@ STATUS_HINTS: dict[int | str, tuple[str, str]] = {
 
 Keys: the statuses DeepSeek documents (400, 401, 402, 422, 429, 5xx) and those an HTTP server
 may send besides (403, 404); ``"model not exist"`` for a 400 whose message says the model does
-not exist (DeepSeek answers an unknown model with ``400 Model Not Exist``, not 404); ``"3xx"``
+not exist (DeepSeek answers an unknown model with ``400 Model Not Exist``, not 404);
+``"reasoning dropped"`` for DeepSeek's 400 when a thinking-mode reasoning item was not sent back;
+``"3xx"``
 for a redirect; ``"other"`` for anything else.
 """
 
 _MODEL_NOT_EXIST = re.compile(r"model\W*(does\W*)?not\W*exist", re.IGNORECASE)
+_REASONING_DROPPED = re.compile(r"reasoning_text.*passed back", re.IGNORECASE)
 
 
 def status_key(status_code: int, provider_message: str = "") -> int | str:
     """The :data:`STATUS_HINTS` key for a status and the provider's message.
 
     Inputs: the HTTP status and the provider's own explanation. Output: a key of the table
-    (a 400 whose message says the model does not exist gets ``"model not exist"``).
+    (a 400 whose message says the model does not exist gets ``"model not exist"``, one that
+    says a reasoning item was not passed back gets ``"reasoning dropped"``).
     """
     if status_code == 400 and _MODEL_NOT_EXIST.search(provider_message):
         return "model not exist"
+    if status_code == 400 and _REASONING_DROPPED.search(provider_message):
+        return "reasoning dropped"
     if status_code in STATUS_HINTS:
         return status_code
     if 300 <= status_code < 400:
