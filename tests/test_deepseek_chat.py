@@ -299,7 +299,8 @@ def test_a_forgetful_replay_without_reasoning_content_gets_deepseeks_400() -> No
             adapter(server).generate(forgetful, [])
     assert caught.value.status_code == 400
     assert caught.value.provider_message == THINKING_400
-    assert "request" in caught.value.hint
+    assert caught.value.kind == "reasoning dropped"
+    assert "provider_items" in caught.value.hint
 
 
 def test_the_whole_weather_run_in_thinking_mode_replays_every_reasoning() -> None:

@@ -97,7 +97,7 @@ for a redirect; ``"other"`` for anything else.
 """
 
 _MODEL_NOT_EXIST = re.compile(r"model\W*(does\W*)?not\W*exist", re.IGNORECASE)
-_REASONING_DROPPED = re.compile(r"reasoning_text.*passed back", re.IGNORECASE)
+_REASONING_DROPPED = re.compile(r"reasoning_(text|content).*passed back", re.IGNORECASE)
 
 
 def status_key(status_code: int, provider_message: str = "") -> int | str:
