@@ -119,6 +119,7 @@ def completed(text: str = "Hello.") -> dict[str, Any]:
     ("name", "value"),
     [
         ("OPENAI_CUSTOM_HEADERS", "Authorization: Bearer sk-openai-learner-key\nX-Team: blue"),
+        ("OPENAI_CUSTOM_HEADERS", "X-Stainless-Lang: learner-secret\nauthorization: learner"),
         ("OPENAI_ORG_ID", "org-learner"),
         ("OPENAI_PROJECT_ID", "proj-learner"),
         ("OPENAI_BASE_URL", CLOSED),
@@ -228,13 +229,13 @@ def test_a_body_over_the_wire_cap_is_refused() -> None:
 
 
 def test_a_slow_drip_cannot_hold_a_call_past_its_deadline() -> None:
-    drip = Reply(raw_body=json.dumps(completed()), drip_seconds=0.2)
+    drip = Reply(raw_body=json.dumps(completed()), drip_seconds=0.5)  # issue 10's example
     started = time.monotonic()
     error, _ = run_one(drip, timeout=1.0)
     elapsed = time.monotonic() - started
     assert isinstance(error, ProviderTimeoutError)
     assert "No whole reply from" in str(error) and "within 1 s" in str(error)
-    assert elapsed < 2.5  # the deadline plus one read, not one byte per 0.2 s of the body
+    assert elapsed < 2.5  # the deadline plus one read, not one byte per 0.5 s of the body
 
 
 # --- 5. every reply problem is a ProviderResponseError --------------------------------------

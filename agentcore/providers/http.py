@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import ipaddress
 import json
+import os
 import re
 import time
 import zlib
@@ -337,15 +338,22 @@ def build_sdk_client(
     otherwise fill from an environment variable is passed: ``api_key`` (``OPENAI_API_KEY``),
     ``admin_api_key`` (``OPENAI_ADMIN_KEY``), ``base_url`` (``OPENAI_BASE_URL``),
     ``organization``/``project`` (``OPENAI_ORG_ID``/``OPENAI_PROJECT_ID``, and their headers
-    omitted), ``webhook_secret``; an explicit ``Authorization`` in ``default_headers`` makes
-    the SDK drop the one from ``OPENAI_CUSTOM_HEADERS``, and :class:`BoundedTransport` drops
-    every other header that variable adds.
+    omitted), ``webhook_secret``. ``OPENAI_CUSTOM_HEADERS`` (one ``Name: value`` a line) is
+    merged by the SDK under ``default_headers``: an explicit ``Authorization`` there makes the
+    SDK drop that variable's, and every other name it lists is passed as ``openai.Omit()``, so
+    the SDK removes it. :class:`BoundedTransport` then drops any header still not allowed.
     """
     own = {"Authorization": f"Bearer {api_key}"}
+    listed = os.environ.get("OPENAI_CUSTOM_HEADERS", "")
     headers: dict[str, Any] = {
-        **own,
+        **{
+            line.split(":", 1)[0].strip(): openai.Omit()
+            for line in listed.split("\n")
+            if ":" in line
+        },
         "OpenAI-Organization": openai.Omit(),
         "OpenAI-Project": openai.Omit(),
+        **own,
     }
     return openai.OpenAI(
         api_key=api_key,
