@@ -162,9 +162,19 @@ def test_provider_traffic_goes_through_the_learners_proxy(monkeypatch: pytest.Mo
 def test_a_proxy_that_refuses_is_a_connection_error_naming_it() -> None:
     with pytest.raises(ProviderConnectionError) as caught:
         AgentRuntime(adapter("https://api.deepseek.com"), build_tools()).run("Tokyo?")
-    assert "Could not connect to https://api.deepseek.com" in str(caught.value)
+    said = "Could not connect to https://api.deepseek.com through the proxy http://127.0.0.1:9"
+    assert said in str(caught.value)
     assert "proxy" in caught.value.hint.lower()
     assert_no_key(*texts_of(caught.value))
+
+
+def test_a_proxys_password_is_not_shown(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HTTPS_PROXY", "http://learner:hunter2-secret@127.0.0.1:9")
+    monkeypatch.setenv("https_proxy", "http://learner:hunter2-secret@127.0.0.1:9")
+    with pytest.raises(ProviderConnectionError) as caught:
+        AgentRuntime(adapter("https://api.deepseek.com"), build_tools()).run("Tokyo?")
+    assert "through the proxy http://127.0.0.1:9 (" in str(caught.value)
+    assert "hunter2" not in "".join(texts_of(caught.value))
 
 
 def test_proxy_for_follows_no_proxy_and_skips_loopback(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -374,7 +374,8 @@ def sdk_error(error: openai.OpenAIError, *, base_url: str, secrets: Iterable[str
 
     Inputs: the exception, the ``base_url`` (named in connection errors) and the secrets to
     redact. Output: :class:`ProviderTimeoutError` for the SDK's timeout,
-    :class:`ProviderConnectionError` naming the transport's reason for a connection failure,
+    :class:`ProviderConnectionError` naming the transport's reason (and the proxy, if one was
+    used, without its credentials) for a connection failure,
     :class:`ProviderStatusError` with the provider's own message (redacted, then shortened)
     for an HTTP error status, and :class:`ProviderResponseError` for anything else.
     """
@@ -387,8 +388,12 @@ def sdk_error(error: openai.OpenAIError, *, base_url: str, secrets: Iterable[str
     if isinstance(error, openai.APIConnectionError):
         reason = error.__cause__ if error.__cause__ is not None else error
         said = redact(str(reason), secrets) or type(reason).__name__
+        proxy, via = proxy_for(base_url), ""
+        if proxy:
+            where = httpx2.URL(proxy)  # its netloc leaves out a user name and password
+            via = f" through the proxy {where.scheme}://{where.netloc.decode()}"
         return ProviderConnectionError(
-            f"Could not connect to {base_url} ({type(reason).__name__}: {said}).",
+            f"Could not connect to {base_url}{via} ({type(reason).__name__}: {said}).",
             hint="Check DEEPSEEK_BASE_URL (default https://api.deepseek.com), your network "
             "and any proxy (HTTPS_PROXY, NO_PROXY).",
         )
