@@ -388,10 +388,14 @@ def sdk_error(error: openai.OpenAIError, *, base_url: str, secrets: Iterable[str
     if isinstance(error, openai.APIConnectionError):
         reason = error.__cause__ if error.__cause__ is not None else error
         said = redact(str(reason), secrets) or type(reason).__name__
-        proxy, via = proxy_for(base_url), ""
-        if proxy:
-            where = httpx2.URL(proxy)  # its netloc leaves out a user name and password
-            via = f" through the proxy {where.scheme}://{where.netloc.decode()}"
+        via = ""
+        try:
+            proxy = proxy_for(base_url)
+            if proxy:
+                where = httpx2.URL(proxy)  # its netloc leaves out a user name and password
+                via = f" through the proxy {where.scheme}://{where.netloc.decode()}"
+        except httpx2.InvalidURL:  # a setting changed since the client was built: name none
+            via = ""
         return ProviderConnectionError(
             f"Could not connect to {base_url}{via} ({type(reason).__name__}: {said}).",
             hint="Check DEEPSEEK_BASE_URL (default https://api.deepseek.com), your network "
