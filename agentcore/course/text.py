@@ -279,9 +279,9 @@ _TEXT: Mapping[str, tuple[str, str]] = {
     ),
     "cli.show transcript": ("print the transcript after the run", "运行结束后打印运行记录"),
     "cli.provider": (
-        "who plays the model: the offline scripted model (default), or DeepSeek's Responses "
-        "API (needs DEEPSEEK_API_KEY and DEEPSEEK_MODEL, unless --offline)",
-        "由谁扮演模型：离线的脚本模型（默认），或 DeepSeek 的 Responses API"
+        "who plays the model: the offline scripted model (default), or DeepSeek through the API "
+        "--api names (needs DEEPSEEK_API_KEY and DEEPSEEK_MODEL, unless --offline)",
+        "由谁扮演模型：离线的脚本模型（默认），或通过 --api 指定的 API 调用 DeepSeek"
         "（需要 DEEPSEEK_API_KEY 和 DEEPSEEK_MODEL，除非加上 --offline）",
     ),
     "cli.offline": (
@@ -292,9 +292,21 @@ _TEXT: Mapping[str, tuple[str, str]] = {
     ),
     "cli.reasoning effort": (
         "with --provider deepseek: DeepSeek's thinking effort, sent as reasoning.effort "
-        "(none turns thinking off; default: not sent, DeepSeek thinks at high)",
+        "(--api chat: reasoning_effort) (none turns thinking off; default: not sent, DeepSeek "
+        "thinks at high)",
         "与 --provider deepseek 一起用：DeepSeek 的思考强度，作为 reasoning.effort 发送"
+        "（--api chat 时为 reasoning_effort）"
         "（none 关闭思考；默认不发送，DeepSeek 按 high 思考）",
+    ),
+    "cli.api": (
+        "with --provider deepseek: which wire format the adapter speaks, the Responses API "
+        "(default) or Chat Completions",
+        "与 --provider deepseek 一起用：Adapter（适配器）使用哪种线上格式，Responses API（默认）"
+        "或 Chat Completions",
+    ),
+    "cli.api needs deepseek": (
+        "--api goes with --provider deepseek; the scripted model has no wire format",
+        "--api 要和 --provider deepseek 一起用；脚本模型没有线上格式",
     ),
     "cli.reasoning effort needs deepseek": (
         "--reasoning-effort goes with --provider deepseek",
@@ -325,14 +337,14 @@ _TEXT: Mapping[str, tuple[str, str]] = {
     "transcript.title": ("transcript:", "运行记录："),
     "cli.failed": ("the run failed with {error}", "运行失败，错误类型：{error}"),
     "cli.offline banner": (
-        "offline: DeepSeekResponsesModel sends real HTTP requests to a local server on "
+        "offline: {adapter} sends real HTTP requests to a local server on "
         "127.0.0.1; its replies are scripted, not a model's.",
-        "离线：DeepSeekResponsesModel 向 127.0.0.1 上的本地服务器发送真实的 HTTP 请求；"
+        "离线：{adapter} 向 127.0.0.1 上的本地服务器发送真实的 HTTP 请求；"
         "回复是预先写好的脚本，不是模型生成的。",
     ),
     "cli.online banner": (
-        "provider: DeepSeek Responses API at {base_url}, model {model}",
-        "Provider（模型服务商）：DeepSeek Responses API（{base_url}），模型 {model}",
+        "provider: DeepSeek {api} at {base_url}, model {model}",
+        "Provider（模型服务商）：DeepSeek {api}（{base_url}），模型 {model}",
     ),
     "cli.missing settings": (
         "error: {explanation} Or add --offline to run against the local scripted server.",
