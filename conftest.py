@@ -14,6 +14,21 @@ def _suite(nodeid: str) -> str | None:
     return None
 
 
+# Suites that take minutes, so that README's fast path can leave them out with -m.
+_SLOW_MODULES = ("tests/test_exercises.py", "tests/test_autograde.py")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark the slow suites: nbval lessons, browser tests, and the kernel-driven exercise tests."""
+    for item in items:
+        if ".ipynb::" in item.nodeid:
+            item.add_marker(pytest.mark.lessons)
+        elif item.nodeid.startswith("tests/browser/"):
+            item.add_marker(pytest.mark.browser)
+        elif item.nodeid.startswith(_SLOW_MODULES):
+            item.add_marker(pytest.mark.slow)
+
+
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     """Print the wall time spent in each slow suite (setup, call and teardown counted)."""
     totals: dict[str, float] = {}

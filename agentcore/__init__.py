@@ -65,6 +65,7 @@ if TYPE_CHECKING:
     from agentcore.course.text import explain, set_language
     from agentcore.course.weather import ScriptedWeatherModel, weather_request
     from agentcore.providers.deepseek import DeepSeekResponsesModel
+    from agentcore.providers.deepseek_chat import DeepSeekChatModel
     from agentcore.providers.errors import (
         ProviderConfigurationError,
         ProviderConnectionError,
@@ -78,6 +79,7 @@ if TYPE_CHECKING:
 # Public names that live outside the runtime, and the module each one loads from on first use.
 _LAZY: dict[str, str] = {
     "DeepSeekResponsesModel": "agentcore.providers.deepseek",
+    "DeepSeekChatModel": "agentcore.providers.deepseek_chat",
     **dict.fromkeys(
         (
             "ProviderConfigurationError",
@@ -117,6 +119,7 @@ __all__ = [
     "AgentRun",
     "AgentRuntime",
     "AgentRuntimeError",
+    "DeepSeekChatModel",
     "DeepSeekResponsesModel",
     "FinalAnswer",
     "InvalidModelTurnError",

@@ -85,6 +85,14 @@ def solutions(language: str) -> list[Path]:
     return sorted((NOTEBOOKS / language / "solutions").glob("[0-9][0-9]-*.ipynb"))
 
 
+# appendix lessons (lesson 01): ``NN-appendix-<topic>.ipynb`` sits beside lesson NN, is released
+# with it (``release NN``) and has its own quiz, ``quizzes/NN-appendix.json``.
+def quiz_name(path: Path) -> str:
+    """The quiz of a lesson file: ``"01"`` for ``01-the-loop.ipynb``, ``"01-appendix"`` for an
+    appendix ``01-appendix-<topic>.ipynb``."""
+    return path.name[:2] + ("-appendix" if "-appendix-" in path.name else "")
+
+
 def learner_twin(solution: Path) -> Path:
     """The learner notebook generated from a solution notebook (same name, one folder up)."""
     return solution.parent.parent / solution.name
@@ -243,7 +251,7 @@ def add_review_quiz(path: Path) -> bool:
     """
     from agentcore.course.quiz import model_answers_markdown
 
-    language, number = path.parent.parent.name, path.name[:2]
+    language, number = path.parent.parent.name, quiz_name(path)  # appendix lessons
     notebook = nbformat.read(path, as_version=4)
     if any("review_quiz(" in cell.source for cell in notebook.cells):
         return False
@@ -290,10 +298,11 @@ def adopt(names: Iterable[str]) -> list[Path]:
             found = sorted((NOTEBOOKS / language).glob(f"{number}-*.ipynb"))
             if not found:
                 raise FileNotFoundError(f"no lesson {number} in notebooks/{language}/")
-            target = NOTEBOOKS / language / "solutions" / found[0].name
-            if target.exists():
-                raise FileExistsError(f"{target.relative_to(ROOT)} already exists")
-            moves.append((found[0], target))
+            for lesson in found:  # appendix lessons: the lesson and its appendices move together
+                target = NOTEBOOKS / language / "solutions" / lesson.name
+                if target.exists():
+                    raise FileExistsError(f"{target.relative_to(ROOT)} already exists")
+                moves.append((lesson, target))
     # Which translations were reviewed, read before anything moves.
     current = {t: _stamp_is_current(s) for s, t in moves if s.parent.name == "zh-CN"}
     in_git = (ROOT / ".git").exists()
@@ -306,7 +315,7 @@ def adopt(names: Iterable[str]) -> list[Path]:
     moved = [target for _, target in moves]
     quizzes = ROOT / "agentcore" / "course" / "quizzes"
     # The same quiz goes into both languages, so a reviewed translation stays reviewed.
-    added = [t for t in moved if (quizzes / f"{t.name[:2]}.json").exists() and add_review_quiz(t)]
+    added = [t for t in moved if (quizzes / f"{quiz_name(t)}.json").exists() and add_review_quiz(t)]
     execute(added)
     stamp([target for target, was_current in current.items() if was_current])
     release(numbers)

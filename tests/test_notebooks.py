@@ -5,18 +5,23 @@ solution versions, and compares outputs. These tests check what nbval cannot: th
 something to compare, that the two languages hold the same code and outputs, that translations
 were reviewed against the current English notebook, that every learner notebook is what
 ``python -m scripts.lessons release`` makes of its solution notebook (no answer in it), and
-that nothing private leaked into a stored output.
+that nothing private leaked into a stored output, and that a Chinese learner reads Chinese in
+the stored outputs of the zh-CN lessons (issue 14's measured target).
 """
 
 from __future__ import annotations
 
+import ast
+import io
 import json
 import re
+import tokenize
 from pathlib import Path
 from typing import Any
 
 import nbformat
 import pytest
+from zh_lines import CJK, english_lines, notebook_output_texts
 
 from scripts.lessons import (
     CODE_STUB,
@@ -83,23 +88,81 @@ def tags(cell: Any) -> list[str]:
     return list(cell.get("metadata", {}).get("tags", []))
 
 
-# appendix lessons: NN-appendix-<topic>.ipynb sits beside lesson NN and follows every rule
-# of a lesson; the seven lessons are the rest.
-APPENDICES = ["05-appendix-inside-the-adapter.ipynb"]
+# appendix lessons: ``NN-appendix-<topic>.ipynb`` sits beside lesson NN and follows every rule
+# of a lesson; the seven numbered lessons stay exactly these, and both languages hold the same
+# appendices.
+def is_appendix(path: Path) -> bool:
+    return "-appendix-" in path.name
+
+
+def _docstring_lines(tree: ast.AST) -> set[int]:
+    """First lines of every docstring (module, class, function) in ``tree``."""
+    lines = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            body = node.body
+            if (
+                body
+                and isinstance(body[0], ast.Expr)
+                and isinstance(body[0].value, ast.Constant)
+                and isinstance(body[0].value.value, str)
+            ):
+                lines.add(body[0].lineno)
+    return lines
+
+
+def code_without_comments(source: str) -> list[tuple[int, str]]:
+    """The tokens of ``source`` with comments, docstrings and layout-only tokens left out.
+
+    Translated comments and docstrings are allowed to differ between the languages; the code
+    itself is not. Uses ``tokenize`` (comments) and ``ast`` (docstrings), so a ``#`` inside a
+    string stays code. A cell that is not plain Python (an IPython magic) is compared as text.
+    """
+    try:
+        docstrings = _docstring_lines(ast.parse(source))
+        tokens = list(tokenize.generate_tokens(io.StringIO(source).readline))
+    except (SyntaxError, tokenize.TokenError, IndentationError):
+        return [(-1, source)]
+    skipped = {tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT}
+    kept = []
+    for token in tokens:
+        if token.type in skipped or token.type == tokenize.ENDMARKER:
+            continue
+        if token.type == tokenize.STRING and token.start[0] in docstrings:
+            previous = kept[-1][1] if kept else ""
+            if previous in ("", ":") or not kept:
+                continue  # a docstring: the first statement of its block
+        kept.append((token.type, token.string))
+    return kept
+
+
+def language_specific_output(cell: Any) -> bool:
+    """True when a zh-CN output follows the lesson's language: it holds Chinese, or names it.
+
+    The language is set once per lesson (``set_language``), so a cell with the same code may
+    print Chinese text, or a repr that shows ``language='zh-CN'``; any other output must equal
+    the English lesson's.
+    """
+    return any(
+        CJK.search(text) or "'zh-CN'" in text or '"zh-CN"' in text
+        for text in notebook_output_texts(cell)
+    )
 
 
 def test_both_languages_hold_the_seven_lessons() -> None:
     for language in LANGUAGES:
-        names = [path.name for path in lessons(language)]
-        assert [name for name in names if "-appendix-" not in name] == LESSON_FILES, language
-        assert [name for name in names if "-appendix-" in name] == APPENDICES, language
+        main = [path.name for path in lessons(language) if not is_appendix(path)]
+        assert main == LESSON_FILES, language
+    appendices = [[p.name for p in lessons(language) if is_appendix(p)] for language in LANGUAGES]
+    assert appendices[0] == appendices[1]
+    assert {name[:2] for name in appendices[0]} <= {name[:2] for name in LESSON_FILES}
 
 
 def test_both_languages_hold_the_same_solution_notebooks() -> None:
     english = [path.name for path in solutions("en")]
     assert english, "no solution notebooks in notebooks/en/solutions/"
     assert [path.name for path in solutions("zh-CN")] == english
-    assert set(english) <= set(LESSON_FILES) | set(APPENDICES)  # appendix lessons
+    assert {name for name in english if "-appendix-" not in name} <= set(LESSON_FILES)
 
 
 def nbgrader(cell: Any) -> dict[str, Any]:
@@ -160,8 +223,85 @@ def test_code_cells_and_outputs_match_between_languages(path: Path) -> None:
         )
         if LANGUAGE_SPECIFIC_TAG in tags(en):
             continue  # allowed to differ: it prints in the lesson's language
-        assert en.source == zh.source, f"{where}: code differs between en and zh-CN"
+        assert code_without_comments(en.source) == code_without_comments(zh.source), (
+            f"{where}: code differs between en and zh-CN (comments and docstrings aside)"
+        )
+        if language_specific_output(zh):
+            continue  # same code, output in each learner's language
         assert comparable_outputs(en) == comparable_outputs(zh), f"{where}: outputs differ"
+
+
+def test_comparing_code_leaves_out_comments_and_docstrings_only() -> None:
+    english = 'def f(x):\n    """Add one."""\n    return x + 1  # one more\n\nprint("# kept")\n'
+    chinese = 'def f(x):\n    """加一。"""\n    return x + 1  # 再加一\n\nprint("# kept")\n'
+    assert code_without_comments(english) == code_without_comments(chinese)
+    changed = chinese.replace('"# kept"', '"# 保留"')
+    assert code_without_comments(english) != code_without_comments(changed)
+    assert code_without_comments("x = 1\n") != code_without_comments("x = 2\n")
+    assert code_without_comments('x = "a"\n') != code_without_comments("x = 'a'\n")
+
+
+# --- issue 14's measured target: no English line in the zh-CN lessons' stored outputs -------
+
+ZH_ALL = sorted(
+    path
+    for path in (ROOT / "notebooks" / "zh-CN").rglob("[0-9][0-9]-*.ipynb")
+    if ".ipynb_checkpoints" not in path.parts
+)
+"""Every zh-CN lesson: learner and solution notebooks, appendices too."""
+
+ENGLISH_LINES_TODAY = {"05": 34}
+"""Lessons other helpers are still translating, with their count of English lines on the day
+this test was written (xfail; the lead removes an entry when that lesson's branch is merged)."""
+
+
+def english_output_lines(path: Path) -> list[str]:
+    """Lines of four or more English words in a notebook's stored outputs (tests/zh_lines.py)."""
+    found = []
+    for index, cell in enumerate(read(path).cells):
+        if cell.cell_type != "code":
+            continue
+        for text in notebook_output_texts(cell):
+            found += [f"code cell {index + 1}: {line}" for line in english_lines(text)]
+    return found
+
+
+def _zh_params() -> list[Any]:
+    params = []
+    for path in ZH_ALL:
+        lesson = path.name[:2]
+        marks = []
+        if lesson in ENGLISH_LINES_TODAY:
+            marks.append(
+                pytest.mark.xfail(
+                    reason=f"lesson {lesson} held {ENGLISH_LINES_TODAY[lesson]} English lines "
+                    "when this test was written; its helper is translating it",
+                    strict=False,
+                )
+            )
+        params.append(pytest.param(path, marks=marks, id=lesson_id(path)))
+    return params
+
+
+@pytest.mark.parametrize("path", _zh_params())
+def test_zh_cn_outputs_hold_no_english_line(path: Path) -> None:
+    found = english_output_lines(path)
+    print(f"{lesson_id(path)}: {len(found)} English lines in stored outputs")
+    for line in found:
+        print("   ", line)
+    assert len(found) == 0, f"{len(found)} English lines: {found[:5]}"
+
+
+def test_the_english_line_count_skips_code_json_identifiers_and_tracebacks() -> None:
+    assert english_lines("handler runs so far: 2") == ["handler runs so far: 2"]
+    assert english_lines("读取东京的教学天气。") == []
+    assert english_lines('{"city": "Tokyo", "note": "read the fixed teaching weather"}') == []
+    assert english_lines("    def validate(self, arguments: Mapping[str, Any]) -> BaseModel:") == []
+    assert english_lines("ToolArgumentsError: Invalid arguments for tool 'x': unit: bad") == []
+    traceback = (
+        "Traceback (most recent call last):\n  File x, line 1\nValueError: it was not a number"
+    )
+    assert english_lines(traceback) == []
 
 
 @pytest.mark.parametrize("path", ALL_LESSONS, ids=lesson_id)

@@ -18,9 +18,9 @@ SOLUTIONS = [path for language in LANGUAGES for path in solutions(language)]
 
 
 def lesson_of(path: Path) -> str:
-    # appendix lessons: NN-appendix-<topic>.ipynb has its quiz in quizzes/NN-appendix.json
+    # appendix lessons: NN-appendix-<topic>.ipynb has its own quiz, quizzes/NN-appendix.json
     if "-appendix-" in path.name:
-        return f"{path.name[:2]}-appendix"
+        return path.name[:2] + "-appendix"
     return path.name[:2]
 
 

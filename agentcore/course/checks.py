@@ -21,12 +21,18 @@ turn, the hard-coded answer, the guesser, ``return False``, a too-broad ``except
 
 from __future__ import annotations
 
+import hashlib
+import inspect
 import json
+import linecache
 import re
 from collections.abc import Callable, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from pydantic import BaseModel, ConfigDict, Field  # lesson 06: ReminderArguments
+
+from agentcore import runtime as _runtime_module  # lesson 06: runtime_unchanged()
 from agentcore.course.experiments import failing_handler, max_steps_limit, third_tool
 from agentcore.course.teaching_tools import (
     CONVERSION_TOOL,
@@ -35,6 +41,7 @@ from agentcore.course.teaching_tools import (
     WeatherArguments,
     build_tools,
 )
+from agentcore.course.text import check_language, phrase
 from agentcore.course.weather import ScriptedWeatherModel, weather_request
 from agentcore.errors import (
     AgentRuntimeError,
@@ -44,7 +51,7 @@ from agentcore.errors import (
     ToolExecutionError,
 )
 from agentcore.protocol import ModelTurn, ToolCall
-from agentcore.runtime import AgentRuntime, RunResult
+from agentcore.runtime import AgentRun, AgentRuntime, RunResult
 from agentcore.scripted import ScriptedModel
 from agentcore.tools import Tool
 
@@ -52,395 +59,13 @@ Namespace = MutableMapping[str, Any]
 Judgement = tuple[bool, str, dict[str, Any]]
 """(accepted, message key, values for the message's placeholders)."""
 
-LANGUAGES = ("en", "zh-CN")
-PREFIX = {
-    True: {"en": "✔ Right: ", "zh-CN": "✔ 正确："},
-    False: {"en": "✘ Not yet: ", "zh-CN": "✘ 还不对："},
-}
-NOT_ATTEMPTED = {"en": "✘ Not attempted yet: ", "zh-CN": "✘ 还不对："}
-
-# Message texts, one per key and language. Placeholders never carry the expected answer.
-MESSAGES: dict[str, dict[str, str]] = {
-    "not_attempted": {
-        "en": "write {names} in the answer cell above, run it, then run this check.",
-        "zh-CN": "还没有作答。在上面的答题单元格里写出 {names}，运行它，再运行本检查。",
-    },
-    "answer_cell_raised": {
-        "en": "your answer cell raised {error}. Fix it and run it again, then this check.",
-        "zh-CN": "你的答题单元格抛出了 {error}。改正后重新运行它，再运行本检查。",
-    },
-    "answer_raised": {
-        "en": "your {name} raised {error} when the check used it.",
-        "zh-CN": "检查调用你的 {name} 时，它抛出了 {error}。",
-    },
-    "returns_nothing": {
-        "en": "your {name} returns None; it should return a value.",
-        "zh-CN": "你的 {name} 返回了 None，它应该返回一个值。",
-    },
-    # 00, your turn 1
-    "jobs_not_a_dict": {
-        "en": 'my_answers should be a dict from job letter to "workflow" or "agent", like {{"A": ...}}; it is a {kind}.',
-        "zh-CN": 'my_answers 应该是一个 dict，把任务字母映射到 "workflow" 或 "agent"，例如 {{"A": ...}}；现在它是 {kind}。',
-    },
-    "jobs_missing": {
-        "en": 'give each of the jobs {jobs} the answer "workflow" or "agent".',
-        "zh-CN": '请给任务 {jobs} 各写上 "workflow" 或 "agent"。',
-    },
-    "jobs_wrong": {
-        "en": "{count} of 4 jobs are not classified right. Look again at job {job}: {question}",
-        "zh-CN": "4 项任务中有 {count} 项判断不对。再看看任务 {job}：{question}",
-    },
-    "jobs_right": {
-        "en": "all four jobs are classified correctly.",
-        "zh-CN": "四项任务全部判断正确。",
-    },
-    "job_A": {
-        "en": "are the steps and their order known before it runs?",
-        "zh-CN": "它的步骤和顺序在运行前是否已经确定？",
-    },
-    "job_B": {
-        "en": "can you know how many lookups a question needs before you read it?",
-        "zh-CN": "读到问题之前，你能知道它需要查几次吗？",
-    },
-    "job_C": {
-        "en": "could one if/else decide the next step?",
-        "zh-CN": "一个 if/else 能否决定下一步？",
-    },
-    "job_D": {
-        "en": "does the next lookup depend on what the last one returned?",
-        "zh-CN": "下一次查询是否取决于上一次查询的结果？",
-    },
-    # 00, your turn 2
-    "turn_not_a_model_turn": {
-        "en": "both_cities should be a ModelTurn; it is a {kind}.",
-        "zh-CN": "both_cities 应该是一个 ModelTurn；现在它是 {kind}。",
-    },
-    "turn_call_count": {
-        "en": "the turn holds {count} tool call(s); it needs one per city.",
-        "zh-CN": "这个轮次里有 {count} 个 Tool Call；每个城市需要一个。",
-    },
-    "turn_tool_names": {
-        "en": "every call should name the weather lookup tool of this lesson.",
-        "zh-CN": "每个调用都应该指名本课的天气查询 Tool。",
-    },
-    "turn_cities": {
-        "en": "ask for each of the two cities with a record exactly once.",
-        "zh-CN": "两座有记录的城市，各查询一次。",
-    },
-    "turn_right": {
-        "en": "one turn, two lookups, two different call_ids.",
-        "zh-CN": "一个轮次，两次查询，两个不同的 call_id。",
-    },
-    # 01, your turn 1
-    "lengths_count": {
-        "en": "write {count} numbers (before any step, then after each step); you wrote {written}.",
-        "zh-CN": "请写 {count} 个数（开始前，然后每一步之后各一个）；你写了 {written} 个。",
-    },
-    "lengths_wrong": {
-        "en": "your prediction {when} is off. Hint: a tool turn adds the model's request plus one observation per call; a final turn adds one message.",
-        "zh-CN": "你对{when}的预测不对。提示：调用工具的轮次会加入模型的请求，再为每个调用加入一条 Observation；给出最终答案的轮次只加入一条消息。",
-    },
-    "lengths_right": {
-        "en": "the transcript grows by the request and one observation per call each tool turn, and by one message for the answer.",
-        "zh-CN": "每个调用工具的轮次，运行记录增加一条请求和每个调用一条 Observation；最终答案再增加一条消息。",
-    },
-    "before_any_step": {"en": "before any step", "zh-CN": "开始之前"},
-    "after_step": {"en": "after step {step}", "zh-CN": "第 {step} 步之后"},
-    # 01, your turn 2
-    "never_stops_answered": {
-        "en": "your model gave a final answer; it should ask for tools every turn.",
-        "zh-CN": "你的模型给出了最终答案；它应该每一轮都请求工具。",
-    },
-    "never_stops_refused": {
-        "en": "the runtime refused a turn of your model with {error}. Are your call_ids new on every turn?",
-        "zh-CN": "Runtime 以 {error} 拒绝了你的模型的一个轮次。你的 call_id 每一轮都是新的吗？",
-    },
-    "never_stops_failed": {
-        "en": "the run failed with {error}, not because it ran out of model turns.",
-        "zh-CN": "运行因 {error} 失败，而不是因为模型轮次用完了。",
-    },
-    "never_stops_size": {
-        "en": "every turn should ask for 3 tool calls; yours asked for {sizes}.",
-        "zh-CN": "每一轮都应该请求 3 个 Tool Call；你的模型请求的是 {sizes}。",
-    },
-    "never_stops_counts": {
-        "en": "your model is right, but my_counts is not. max_steps counts model turns; each turn runs every handler it asks for.",
-        "zh-CN": "你的模型是对的，但 my_counts 不对。max_steps 计的是模型轮次；每一轮请求的 handler 都会运行。",
-    },
-    "never_stops_right": {
-        "en": "MaxStepsExceeded after the predicted model turns and tool executions, with a fresh call_id every turn.",
-        "zh-CN": "按你的预测，在那么多模型轮次和工具执行之后抛出 MaxStepsExceeded，每一轮的 call_id 都是新的。",
-    },
-    # 02, your turn 1
-    "tool_not_a_tool": {
-        "en": "to_celsius_tool should be a Tool; it is a {kind}.",
-        "zh-CN": "to_celsius_tool 应该是一个 Tool；现在它是 {kind}。",
-    },
-    "tool_name": {
-        "en": "the tool's name should be 'fahrenheit_to_celsius'.",
-        "zh-CN": "这个 Tool 的名字应该是 'fahrenheit_to_celsius'。",
-    },
-    "tool_fields": {
-        "en": "the arguments model should have exactly one required field, temperature_f.",
-        "zh-CN": "参数模型应该只有一个必填字段 temperature_f。",
-    },
-    "tool_good_call": {
-        "en": "a good call failed with {error}.",
-        "zh-CN": "一个正确的调用失败了：{error}。",
-    },
-    "tool_result": {
-        "en": "64.4 °F did not convert to the right record; check the formula and the key temperature_c.",
-        "zh-CN": "64.4 °F 没有换算成正确的结果；检查公式和键名 temperature_c。",
-    },
-    "tool_accepted_text": {
-        "en": "the text '64.4' was accepted as a number: make the model strict.",
-        "zh-CN": "文本 '64.4' 被当作数字接受了：让参数模型变得严格（strict）。",
-    },
-    "tool_accepted_cold": {
-        "en": "-500 °F was accepted: it is below absolute zero.",
-        "zh-CN": "-500 °F 被接受了：它低于绝对零度。",
-    },
-    "tool_accepted_extra": {
-        "en": "an extra argument 'unit' was accepted: forbid extra arguments.",
-        "zh-CN": "多余的参数 'unit' 被接受了：禁止多余参数。",
-    },
-    "tool_right": {
-        "en": "strict, bounded, refuses extra arguments, and converts correctly.",
-        "zh-CN": "严格、有下限、拒绝多余参数，并且换算正确。",
-    },
-    # 02, your turn 2
-    "predictions_not_a_dict": {
-        "en": "my_predictions should be a dict from call_id to an outcome; it is a {kind}.",
-        "zh-CN": "my_predictions 应该是一个 dict，把 call_id 映射到结果；现在它是 {kind}。",
-    },
-    "predictions_wrong": {
-        "en": "{right} of {total} predictions are right. Look again at {call_id}: {hint}",
-        "zh-CN": "{total} 个预测中对了 {right} 个。再看看 {call_id}：{hint}",
-    },
-    "predictions_right": {
-        "en": "all {total} predictions match what the registry does.",
-        "zh-CN": "{total} 个预测全部与 Registry 的实际行为一致。",
-    },
-    "hint_name": {
-        "en": "is that name registered?",
-        "zh-CN": "这个名字注册过吗？",
-    },
-    "hint_arguments": {
-        "en": "do the arguments fit the tool's strict model exactly?",
-        "zh-CN": "参数是否完全符合 Tool 的严格参数模型？",
-    },
-    # 03, your turn 1
-    "script_answered": {
-        "en": "the run answered instead of failing.",
-        "zh-CN": "运行给出了答案，而没有失败。",
-    },
-    "script_other_error": {
-        "en": "the run failed, but with {error}, not ToolArgumentsError.",
-        "zh-CN": "运行失败了，但错误是 {error}，不是 ToolArgumentsError。",
-    },
-    "script_counts": {
-        "en": "ToolArgumentsError, but after {turns} model turn(s) and {executions} tool execution(s): the lookup should run once, then turn 2 be refused.",
-        "zh-CN": "是 ToolArgumentsError，但发生在 {turns} 个模型轮次、{executions} 次工具执行之后：查询应该先成功运行一次，然后第 2 轮被拒绝。",
-    },
-    "script_right": {
-        "en": "the lookup ran once, then turn 2 was refused before its handler ran.",
-        "zh-CN": "查询运行了一次，然后第 2 轮在 handler 运行之前就被拒绝了。",
-    },
-    "script_not_a_list": {
-        "en": "my_script should be a list of ModelTurn; it is a {kind}.",
-        "zh-CN": "my_script 应该是一个由 ModelTurn 组成的 list；现在它是 {kind}。",
-    },
-    # 03, your turn 2, and 06, your turn 1: transcripts
-    "transcripts_wrong": {
-        "en": "{wrong} of {total} transcripts read wrong, for example the one where {case}.",
-        "zh-CN": "{total} 份运行记录中有 {wrong} 份读错了，例如{case}的那一份。",
-    },
-    "unanswered_right": {
-        "en": "every transcript read correctly, including a half-answered turn and a run where every call was observed.",
-        "zh-CN": "所有运行记录都读对了，包括只完成一半的轮次，以及每个调用都有 Observation 的运行。",
-    },
-    "case_stopped": {
-        "en": "a handler failed on the first of two calls",
-        "zh-CN": "两个调用中第一个的 handler 失败",
-    },
-    "case_half": {
-        "en": "a turn of two calls got only its first observation",
-        "zh-CN": "两个调用的轮次只收到了第一个 Observation",
-    },
-    "case_unknown_tool": {
-        "en": "the second turn asked for an unknown tool",
-        "zh-CN": "第二轮请求了一个未知的 Tool",
-    },
-    "case_all_observed": {
-        "en": "every call was observed and only the final answer is missing",
-        "zh-CN": "每个调用都有 Observation，只缺最终答案",
-    },
-    "case_two_turns_open": {
-        "en": "an earlier turn also left a call open",
-        "zh-CN": "更早的轮次也留下了没有 Observation 的调用",
-    },
-    "case_no_calls": {
-        "en": "the model answered without any tool",
-        "zh-CN": "模型没有调用任何 Tool 就回答了",
-    },
-    "not_a_list": {
-        "en": "your {name} should return a list of call_ids; it returned a {kind}.",
-        "zh-CN": "你的 {name} 应该返回由 call_id 组成的 list；它返回的是 {kind}。",
-    },
-    "not_a_bool": {
-        "en": "your {name} should return True or False; it returned a {kind}.",
-        "zh-CN": "你的 {name} 应该返回 True 或 False；它返回的是 {kind}。",
-    },
-    # 04, your turn 1
-    "paris_honest_failed": {
-        "en": "with the honest model your check should pass; it raised {error}.",
-        "zh-CN": "对诚实的模型，你的检查应该通过；它却抛出了 {error}。",
-    },
-    "paris_returns_value": {
-        "en": "your check returns a value instead of failing. A test fails by raising (assert); a returned False is ignored.",
-        "zh-CN": "你的检查返回了一个值，而不是失败。测试要靠抛出异常（assert）来失败；返回 False 会被忽略。",
-    },
-    "paris_passed_guesser": {
-        "en": "your check passed for {model}, which did not {what}. Assert the trajectory, not only the answer.",
-        "zh-CN": "你的检查让 {model} 通过了，而它并没有{what}。要断言轨迹，不要只断言答案。",
-    },
-    "paris_guesser_error": {
-        "en": "for {model} your check raised {error}; a failing check should raise AssertionError.",
-        "zh-CN": "对 {model}，你的检查抛出了 {error}；失败的检查应该抛出 AssertionError。",
-    },
-    "paris_right": {
-        "en": "your check passes for the honest model and fails for every guesser.",
-        "zh-CN": "你的检查让诚实的模型通过，并让每个猜答案的模型失败。",
-    },
-    "model_guesser": {"en": "a guesser", "zh-CN": "一个猜答案的模型"},
-    "model_twice": {"en": "a model that looks up twice", "zh-CN": "一个查询两次的模型"},
-    "what_read": {"en": "look up the Paris record exactly once", "zh-CN": "恰好查询一次巴黎的记录"},
-    # 04, your turn 2
-    "compare_failed": {
-        "en": "the run failed with {error}.",
-        "zh-CN": "运行失败了：{error}。",
-    },
-    "compare_ids": {
-        "en": "the observations did not come back as one lookup per city, in the order asked for.",
-        "zh-CN": "Observation 没有按要求的顺序、每个城市一次地返回。",
-    },
-    "compare_turns": {
-        "en": "the run took {turns} model turns; both lookups belong in one turn, then the answer.",
-        "zh-CN": "运行用了 {turns} 个模型轮次；两次查询应该在同一轮，然后给出答案。",
-    },
-    "compare_hard_coded": {
-        "en": "with other weather records your answer named the wrong city: read the observations, do not hard-code the answer.",
-        "zh-CN": "换了一组天气记录后，你的答案说错了城市：要读 Observation，不要把答案写死。",
-    },
-    "compare_right": {
-        "en": "one turn with both lookups, in order, and an answer read from the observations.",
-        "zh-CN": "一轮里按顺序做两次查询，答案来自 Observation。",
-    },
-    # 06, your turn 1
-    "succeeded_right": {
-        "en": "your function tells every run apart, including runs that answered without converting anything.",
-        "zh-CN": "你的函数分清了每一次运行，包括那些没有做任何换算就回答了的运行。",
-    },
-    "case_observe": {
-        "en": "the conversion failed and the failure was recorded as an observation",
-        "zh-CN": "换算失败、失败被记录为 Observation",
-    },
-    "case_guess": {
-        "en": "the model wrote the °F figure without calling any tool",
-        "zh-CN": "模型没有调用任何 Tool 就写出了华氏度数值",
-    },
-    "case_paris": {
-        "en": "Paris was converted",
-        "zh-CN": "换算了巴黎的温度",
-    },
-    "case_stop": {
-        "en": "the conversion handler raised and the run stopped",
-        "zh-CN": "换算的 handler 抛出异常、运行停止",
-    },
-    "case_max_steps": {
-        "en": "the run ran out of model turns before converting",
-        "zh-CN": "换算之前模型轮次就用完了",
-    },
-    "case_converted": {
-        "en": "the conversion ran",
-        "zh-CN": "换算成功运行",
-    },
-    # 06, your turn 2
-    "budget_wrong": {
-        "en": "for {case} your function returned a wrong budget.",
-        "zh-CN": "对于{case}，你的函数返回的预算不对。",
-    },
-    "budget_swallowed": {
-        "en": "a run whose handler raised was treated as 'not enough steps'. Catch only the error that means out of model turns.",
-        "zh-CN": "handler 抛出异常的运行被当成了“步数不够”。只捕获表示模型轮次用完的那个错误。",
-    },
-    "budget_right": {
-        "en": "the smallest budget for every task, None when no budget is enough, and other errors left alone.",
-        "zh-CN": "每个任务都找到了最小预算，没有预算够用时返回 None，其他错误不做拦截。",
-    },
-    # 05, your turn 1
-    "items_wrong": {
-        "en": "{wrong} of {total} request inputs read wrong, for example {case}.",
-        "zh-CN": "{total} 份请求输入中有 {wrong} 份读错了，例如{case}。",
-    },
-    "items_right": {
-        "en": "every request input read correctly: lone outputs, outputs before their call, and well-paired requests.",
-        "zh-CN": "所有请求输入都读对了：孤立的输出、出现在调用之前的输出，以及正确配对的请求。",
-    },
-    "case_paired": {"en": "a well-paired request", "zh-CN": "一份正确配对的请求"},
-    "case_latest_only": {
-        "en": "a request holding only the latest output",
-        "zh-CN": "只含最新一条输出的请求",
-    },
-    "case_output_first": {
-        "en": "an output sent before its call",
-        "zh-CN": "输出出现在它的调用之前",
-    },
-    "case_never_called": {
-        "en": "an output for a call never made",
-        "zh-CN": "为从未发出的调用给出的输出",
-    },
-    "case_two_calls": {
-        "en": "two calls answered in the other order",
-        "zh-CN": "两个调用以相反的顺序得到回答",
-    },
-    # 05, your turn 2
-    "reply_answered": {
-        "en": "the run answered instead of failing.",
-        "zh-CN": "运行给出了答案，而没有失败。",
-    },
-    "reply_other_error": {
-        "en": "the run failed with {error}, not ProviderResponseError: the wire format was fine and something else refused it.",
-        "zh-CN": "运行以 {error} 失败，而不是 ProviderResponseError：线上格式没有问题，是别的环节拒绝了它。",
-    },
-    "reply_reused": {
-        "en": "that is the lesson's own broken reply. Break the reply another way.",
-        "zh-CN": "这是本课自己的那个坏回复。换一种方式破坏它。",
-    },
-    "reply_counts": {
-        "en": "the adapter refused the reply, but after {turns} model turn(s) and {executions} tool execution(s); break the second turn's reply.",
-        "zh-CN": "适配器拒绝了回复，但发生在 {turns} 个模型轮次、{executions} 次工具执行之后；要破坏的是第二轮的回复。",
-    },
-    "reply_right": {
-        "en": "the adapter rejected turn 2 before any of its handlers ran.",
-        "zh-CN": "适配器在第 2 轮的任何 handler 运行之前就拒绝了它。",
-    },
-    "case_greet": {"en": "the greeting", "zh-CN": "问候任务"},
-    "case_weather": {"en": "the weather task", "zh-CN": "天气任务"},
-    "case_convert": {"en": "the conversion task", "zh-CN": "换算任务"},
-    "case_describe": {"en": "the describe task", "zh-CN": "描述温度任务"},
-    "case_never": {"en": "a model that never answers", "zh-CN": "一个永远不回答的模型"},
-}
-
 
 def text(key: str, language: str, **values: Any) -> str:
     """The message ``key`` in ``language``, with ``values`` filled in.
 
     Raises ``KeyError`` for an unknown key and ``ValueError`` for an unknown language.
     """
-    if language not in LANGUAGES:
-        raise ValueError(f"language must be one of {LANGUAGES}, got {language!r}")
-    return MESSAGES[key][language].format(**values)
+    return phrase("check." + key, check_language(language), **values)
 
 
 # ----------------------------------------------------------------------------- answer cells
@@ -1174,8 +799,7 @@ def verdict(
     or broken answer; raises ``KeyError`` for an unknown exercise and ``ValueError`` for an
     unknown language.
     """
-    if language not in LANGUAGES:
-        raise ValueError(f"language must be one of {LANGUAGES}, got {language!r}")
+    language = check_language(language)
     spec = EXERCISES[exercise]
     ns = _namespace(namespace)
     assert _WATCH.errors is not None
@@ -1206,18 +830,362 @@ def verdict(
                     "error": _error(error),
                 },
             )
-    prefix = NOT_ATTEMPTED[language] if key == "not_attempted" else PREFIX[ok][language]
+    prefix_key = "not attempted" if key == "not_attempted" else "right" if ok else "not yet"
+    prefix = phrase("check.prefix." + prefix_key, language)
     return ok, prefix + _message(key, language, values)
 
 
 def check(exercise: str, language: str = "en") -> None:
-    """Print the exercise's one verdict line (``✔ ...`` or ``✘ ...``); never raises for an answer."""
+    """Print the exercise's one verdict line (``✔ ...`` or ``✘ ...``); never raises for one."""
     print(verdict(exercise, language)[1])
 
 
 def accepted(exercise: str, language: str = "en") -> bool:
     """Whether the answer is accepted: for nbgrader's hidden tests, ``assert accepted(...)``."""
     return verdict(exercise, language)[0]
+
+
+# ----------------------------------------------------------------------------- lesson 06 (issue 13)
+# Lesson 06's learner tasks for sections 12 and 13: the learner builds each experiment, and
+# these judges run it through an unchanged AgentRuntime and compare with the run's own events.
+
+_RUNTIME_SOURCE_HASH = hashlib.sha256(inspect.getsource(_runtime_module).encode()).hexdigest()
+_RUNTIME_CLASSES = (AgentRuntime, AgentRun)
+_RUNTIME_ATTRIBUTES = {cls: dict(vars(cls)) for cls in _RUNTIME_CLASSES}
+
+
+def runtime_unchanged() -> bool:
+    """Whether ``agentcore.runtime`` is as it was when this module was imported.
+
+    Compares a SHA-256 of the module's source (read again from disk) with the hash taken at
+    import, and every attribute of ``AgentRuntime`` and ``AgentRun`` with the ones seen then
+    (so a monkeypatched method shows too). Returns a bool; never raises.
+    """
+    try:
+        linecache.checkcache(_runtime_module.__file__)
+        source = inspect.getsource(_runtime_module)
+    except (OSError, TypeError):
+        return False
+    if hashlib.sha256(source.encode()).hexdigest() != _RUNTIME_SOURCE_HASH:
+        return False
+    if _runtime_module.AgentRuntime is not AgentRuntime or _runtime_module.AgentRun is not AgentRun:
+        return False
+    return all(dict(vars(cls)) == _RUNTIME_ATTRIBUTES[cls] for cls in _RUNTIME_CLASSES)
+
+
+def _finished_run(runtime: AgentRuntime, request: str) -> AgentRun:
+    run = runtime.start(request)
+    for _ in run:  # to the end; a failed run keeps its error on run.error
+        pass
+    return run
+
+
+def _tool_names(messages: Sequence[Mapping[str, Any]]) -> list[str]:
+    return [str(m["name"]) for m in messages if m.get("role") == "tool"]
+
+
+def _two_calls(ns: Namespace) -> Judgement:
+    """Your turn: two calls in one turn, then a turn that reuses one of their call_ids."""
+    turns, prediction = ns["my_turns"], ns["my_prediction"]
+    if not isinstance(turns, (list, tuple)) or not all(isinstance(t, ModelTurn) for t in turns):
+        return False, "turns_not_list", {"kind": _kind(turns)}
+    if len(turns) < 2:
+        return False, "turns_too_few", {"count": len(turns)}
+    first = turns[0].tool_calls
+    if len(first) != 2:
+        return False, "turns_first", {"count": len(first)}
+    second_ids = {call.call_id for call in turns[1].tool_calls}
+    if not second_ids & {call.call_id for call in first}:
+        return False, "turns_second_fresh", {}
+    run = _finished_run(AgentRuntime(ScriptedModel(list(turns)), build_tools()), weather_request())
+    if not isinstance(run.error, InvalidModelTurnError) or run.model_turns != 2:
+        failure = "-" if run.error is None else _error(run.error)
+        return False, "turns_not_refused", {"error": failure, "turns": run.model_turns}
+    if not isinstance(prediction, Mapping):
+        return False, "prediction_not_a_dict", {"name": "my_prediction", "kind": _kind(prediction)}
+    if prediction.get("tool executions") != run.tool_executions:
+        return False, "turns_prediction_executions", {}
+    if prediction.get("error") != _error(run.error):
+        return False, "turns_prediction_error", {}
+    return True, "turns_right", {}
+
+
+def _hot_weather_tool() -> Tool:
+    return _weather_tool_with(
+        {
+            "Tokyo": {"city": "Tokyo", "temperature_c": 30.0, "condition": "sunny"},
+            "Paris": {"city": "Paris", "temperature_c": 30.0, "condition": "sunny"},
+        }
+    )
+
+
+def _describe_temperature(ns: Namespace) -> Judgement:
+    """Your turn: the third tool, by changing only the tools and the model stand-in."""
+    tool, script = ns["my_describe_tool"], ns["describe_script"]
+    if not isinstance(tool, Tool):
+        return False, "describe_not_a_tool", {"kind": _kind(tool)}
+    if tool.name != DESCRIBE_TEMPERATURE_TOOL.name:
+        return False, "describe_name", {"name": tool.name}
+    if not callable(script) or isinstance(script, (list, tuple)):
+        return False, "describe_not_a_function", {"kind": _kind(script)}
+    expected = {"Tokyo": "mild", "hot": "hot"}
+    for case, weather in (("Tokyo", WEATHER_TOOL), ("hot", _hot_weather_tool())):
+        runtime = AgentRuntime(ScriptedModel(script), [weather, CONVERSION_TOOL, tool])
+        run = _finished_run(runtime, weather_request(task="describe"))
+        if run.error is not None:
+            cause = run.error.__cause__ or run.error
+            if isinstance(cause, _AnswerRaised):
+                cause = cause.error
+            return False, "describe_failed", {"error": _error(cause)}
+        names = _tool_names(run.messages)
+        if names != [WEATHER_TOOL.name, CONVERSION_TOOL.name, tool.name]:
+            return False, "describe_trace", {"tools": ", ".join(names) or "-"}
+        described = json.loads(run.messages[-2]["content"])
+        if described.get("description") != expected[case]:
+            return False, "describe_hard_coded", {}
+    if not runtime_unchanged():
+        return False, "describe_runtime_changed", {}
+    return True, "describe_right", {}
+
+
+class ReminderArguments(BaseModel):
+    """Arguments of ``send_reminder``: the reminder's text."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    text: str = Field(description="The reminder to send.")
+
+
+def reminder_runtime(send_reminder: Callable[..., Any], on_tool_error: str) -> AgentRuntime:
+    """A runtime whose only tool is ``send_reminder`` and whose model retries a failure once.
+
+    The model stand-in (a function script) asks for ``send_reminder`` (``call-remind``); if
+    the last observation is a failure it asks once more as ``call-remind-retry``, then gives
+    up with a final text (texts in :func:`agentcore.course.text.current_language`).
+    ``on_tool_error`` is ``"stop"`` or ``"observe"``. Raises what
+    ``Tool`` raises when the handler does not fit ``ReminderArguments`` (a ``TypeError``).
+    """
+    tool = Tool(
+        name="send_reminder",
+        description="Send the user a reminder; returns a confirmation.",
+        arguments_model=ReminderArguments,
+        handler=send_reminder,
+    )
+
+    from agentcore.course.text import phrase
+
+    reminder = phrase("lesson 06.reminder")
+    sent, failed = phrase("lesson 06.reminder sent"), phrase("lesson 06.reminder failed")
+
+    def retry_once(messages: Sequence[Mapping[str, Any]], tools: Any) -> ModelTurn:
+        tries = sum(1 for m in messages if m.get("role") == "tool")
+        last = json.loads(messages[-1]["content"]) if tries else {}
+        if tries < 2 and (tries == 0 or "error" in last):
+            call_id = "call-remind" if tries == 0 else "call-remind-retry"
+            call = ToolCall(call_id, "send_reminder", {"text": reminder})
+            return ModelTurn(tool_calls=(call,))
+        return ModelTurn(final_text=failed if "error" in last else sent)
+
+    return AgentRuntime(ScriptedModel(retry_once), [tool], on_tool_error=on_tool_error)  # type: ignore[arg-type]
+
+
+def _failing_reminder(ns: Namespace) -> Judgement:
+    """Your turn: a handler that sends (a side effect), then raises."""
+    handler, outbox = ns["send_reminder"], ns.get("outbox")
+    if not isinstance(outbox, list):
+        return False, "reminder_no_outbox", {}
+    kept = list(outbox)
+    try:
+        sent: dict[str, int] = {}
+        for policy in ("stop", "observe"):
+            outbox.clear()
+            try:
+                runtime = reminder_runtime(handler, policy)
+            except TypeError as error:
+                raise _AnswerRaised("send_reminder", error) from error
+            run = _finished_run(runtime, "Remind me to take an umbrella.")
+            sent[policy] = len(outbox)
+            if policy == "stop" and not isinstance(run.error, ToolExecutionError):
+                return False, "reminder_no_raise", {}
+        if sent["stop"] == 0:
+            return False, "reminder_no_side_effect", {}
+        if sent != {"stop": 1, "observe": 2}:
+            return False, "reminder_counts", {"stop": sent["stop"], "observe": sent["observe"]}
+    finally:
+        outbox[:] = kept
+    return True, "reminder_right", {}
+
+
+def _reminder_twice(ns: Namespace) -> Judgement:
+    """Your turn: how many reminders went out under each policy; does a retry send it twice?"""
+    reminders, twice = ns["my_reminders"], ns["sent_twice"]
+    if not isinstance(reminders, Mapping):
+        return False, "prediction_not_a_dict", {"name": "my_reminders", "kind": _kind(reminders)}
+    if reminders.get("stop") != 1:
+        return False, "twice_stop", {}
+    if reminders.get("observe") != 2:
+        return False, "twice_observe", {}
+    if twice is not True:
+        return False, "twice_answer", {}
+    return True, "twice_right", {}
+
+
+def _max_steps_one(ns: Namespace) -> Judgement:
+    """Your turn: predict the run of the Tokyo task with ``max_steps=1``."""
+    prediction = ns["my_max_steps_prediction"]
+    if not isinstance(prediction, Mapping):
+        name = "my_max_steps_prediction"
+        return False, "prediction_not_a_dict", {"name": name, "kind": _kind(prediction)}
+    runtime = AgentRuntime(ScriptedWeatherModel(), build_tools(), max_steps=1)
+    run = _finished_run(runtime, weather_request())
+    actual = {
+        "status": run.status if hasattr(run, "status") else ("failed" if run.error else "answered"),
+        "model turns": run.model_turns,
+        "tool executions": run.tool_executions,
+        "error": "-" if run.error is None else _error(run.error),
+    }
+    wrong = [key for key in actual if prediction.get(key) != actual[key]]
+    if wrong:
+        return False, "max_steps_wrong", {"count": len(wrong), "field": wrong[0]}
+    return True, "max_steps_right", {}
+
+
+TRAJECTORY_STEPS = {
+    "A": ("FinalAnswer", None),
+    "B": ("ModelDecision", "celsius_to_fahrenheit"),
+    "C": ("ToolAction", "get_teaching_weather"),
+    "D": ("ToolObservation", "get_teaching_weather"),
+    "E": ("ModelDecision", None),
+    "F": ("ModelDecision", "get_teaching_weather"),
+    "G": ("ToolObservation", "celsius_to_fahrenheit"),
+    "H": ("ToolAction", "celsius_to_fahrenheit"),
+}
+"""The shuffled steps of the Tokyo run (lesson 06, section 13): event type and tool name."""
+
+
+def _event_step(event: Any) -> str | None:
+    from agentcore.events import ModelDecision, ToolAction, ToolObservation
+
+    if isinstance(event, ModelDecision):
+        calls = event.turn.tool_calls
+        key = ("ModelDecision", calls[0].name if calls else None)
+    elif isinstance(event, (ToolAction, ToolObservation)):
+        key = (type(event).__name__, event.call.name)
+    else:
+        key = (type(event).__name__, None)
+    return next((step for step, value in TRAJECTORY_STEPS.items() if value == key), None)
+
+
+def _trajectory(ns: Namespace) -> Judgement:
+    """Your turn: the Tokyo trajectory's steps in order, each with who acts."""
+    from agentcore.course.snapshot import holder
+
+    answer = ns["my_trajectory"]
+    if not isinstance(answer, (list, tuple)) or not all(
+        isinstance(item, (list, tuple)) and len(item) == 2 for item in answer
+    ):
+        return False, "trajectory_format", {"kind": _kind(answer)}
+    run = _finished_run(AgentRuntime(ScriptedWeatherModel(), build_tools()), weather_request())
+    expected = [(_event_step(event), holder(event)) for event in run.events]
+    if len(answer) != len(expected):
+        return False, "trajectory_length", {"count": len(answer), "total": len(expected)}
+    for position, ((step, who), (right_step, right_who)) in enumerate(
+        zip(answer, expected, strict=True), start=1
+    ):
+        if step != right_step:
+            return False, "trajectory_order", {"position": position}
+        if who != right_who:
+            return False, "trajectory_holder", {"step": step}
+    return True, "trajectory_right", {}
+
+
+WHERE_QUESTIONS = ("decides", "executes", "state", "errors", "stops")
+WHERE_ACCEPTED: dict[str, set[tuple[str, str]]] = {
+    "decides": {
+        ("runtime.py", "_ask_model"),
+        ("protocol.py", "generate"),
+        ("protocol.py", "Model"),
+        ("scripted.py", "generate"),
+        ("weather.py", "generate"),
+        ("deepseek.py", "generate"),
+    },
+    "executes": {("tools.py", "execute"), ("tools.py", "invoke"), ("runtime.py", "_execute")},
+    "state": {("runtime.py", "AgentRun"), ("runtime.py", "record")},
+    "errors": {
+        ("runtime.py", "_check_turn"),
+        ("runtime.py", "_check_call_ids"),
+        ("runtime.py", "_check_budget"),
+        ("runtime.py", "_execute"),
+        ("tools.py", "validate"),
+        ("tools.py", "prepare"),
+        ("tools.py", "get"),
+        ("protocol.py", "__post_init__"),
+    },
+    "stops": {("runtime.py", "_loop")},
+}
+"""Lesson 06's five "where" questions: (file, function or class) answers that are right."""
+
+_WHERE_MODULES = {
+    "runtime.py": "agentcore.runtime",
+    "tools.py": "agentcore.tools",
+    "protocol.py": "agentcore.protocol",
+    "scripted.py": "agentcore.scripted",
+    "errors.py": "agentcore.errors",
+    "events.py": "agentcore.events",
+    "weather.py": "agentcore.course.weather",
+    "deepseek.py": "agentcore.providers.deepseek",
+}
+
+
+def _defines(file: str, name: str) -> bool:
+    import importlib
+
+    module_name = _WHERE_MODULES.get(file)
+    if module_name is None:
+        return False
+    source = inspect.getsource(importlib.import_module(module_name))
+    return re.search(rf"^\s*(?:def|class)\s+{re.escape(name)}\b", source, re.M) is not None
+
+
+def _where(ns: Namespace) -> Judgement:
+    """Your turn: the chapter's five "where" questions, each as (file, function)."""
+    answers = ns["my_where"]
+    if not isinstance(answers, Mapping):
+        return False, "prediction_not_a_dict", {"name": "my_where", "kind": _kind(answers)}
+    missing = [question for question in WHERE_QUESTIONS if question not in answers]
+    if missing:
+        return False, "where_missing", {"questions": ", ".join(missing)}
+    for question in WHERE_QUESTIONS:
+        answer = answers[question]
+        if (
+            not isinstance(answer, (list, tuple))
+            or len(answer) != 2
+            or not all(isinstance(part, str) for part in answer)
+        ):
+            return False, "where_format", {"question": question}
+        file = answer[0].replace("\\", "/").rsplit("/", 1)[-1]
+        name = answer[1].rsplit(".", 1)[-1].removesuffix("()")
+        if not _defines(file, name):
+            return False, "where_no_such", {"question": question, "file": file, "function": name}
+        if (file, name) not in WHERE_ACCEPTED[question]:
+            return False, "where_wrong", {"question": question, "what_key": f"where_{question}"}
+    return True, "where_right", {}
+
+
+EXERCISES.update(
+    {
+        "two_calls": Exercise(("my_turns", "my_prediction"), _two_calls),
+        "describe_temperature": Exercise(
+            ("my_describe_tool", "describe_script"), _describe_temperature
+        ),
+        "failing_reminder": Exercise(("send_reminder",), _failing_reminder),
+        "reminder_twice": Exercise(("my_reminders", "sent_twice"), _reminder_twice),
+        "max_steps_one": Exercise(("my_max_steps_prediction",), _max_steps_one),
+        "trajectory": Exercise(("my_trajectory",), _trajectory),
+        "where": Exercise(("my_where",), _where),
+    }
+)
+# ----------------------------------------------------------------------------- end of lesson 06
 
 
 watch_answer_cells()  # in a notebook, from the lesson's import cell on

@@ -2,10 +2,11 @@
 
 ``python -m agentcore`` runs the chapter's offline example (section 6) with the scripted
 model: no network, no API key. ``--provider deepseek`` runs the same task through
-:class:`agentcore.DeepSeekResponsesModel` (section 10): against DeepSeek when
-``DEEPSEEK_API_KEY`` and ``DEEPSEEK_MODEL`` are set, or, with ``--offline``, against
-:class:`~agentcore.providers.local_server.LocalResponsesServer` on 127.0.0.1, whose replies
-are scripted.
+:class:`agentcore.DeepSeekResponsesModel`, or with ``--api chat`` through
+:class:`agentcore.DeepSeekChatModel` (section 10): against DeepSeek when ``DEEPSEEK_API_KEY``
+and ``DEEPSEEK_MODEL`` are set, or, with ``--offline``, against the loopback server for that
+wire format on 127.0.0.1 (:class:`~agentcore.providers.local_server.LocalResponsesServer` or
+:class:`~agentcore.providers.local_chat_server.LocalChatServer`), whose replies are scripted.
 
 Exit status: 0 when the model answered, 1 when the run failed (the error type, its message
 and the counts are printed, without a traceback) or the output could not be written (a full
@@ -177,6 +178,12 @@ def build_parser(language: Language = "en") -> argparse.ArgumentParser:
         default="scripted",
         help=say("cli.provider"),
     )
+    parser.add_argument(
+        "--api",
+        choices=["responses", "chat"],
+        default="responses",
+        help=say("cli.api"),
+    )
     parser.add_argument("--offline", action="store_true", help=say("cli.offline"))
     parser.add_argument(
         "--reasoning-effort",
@@ -255,6 +262,8 @@ def _main(argv: Sequence[str], help_in: Language) -> int:
     args = parser.parse_args(argv)
     if args.offline and args.provider != "deepseek":
         parser.error(phrase("cli.offline needs deepseek", help_in))
+    if args.api != "responses" and args.provider != "deepseek":
+        parser.error(phrase("cli.api needs deepseek", help_in))
     if args.reasoning_effort is not None and args.provider != "deepseek":
         parser.error(phrase("cli.reasoning effort needs deepseek", help_in))
     tools = build_tools()
@@ -282,17 +291,25 @@ def _client(build: Callable[[], Model], language: Language) -> Model | int:
 
 
 def _run_deepseek(tools: list[Tool], args: argparse.Namespace) -> int:
-    """Run the task through the DeepSeek adapter, offline or online."""
+    """Run the task through the DeepSeek adapter for ``--api``, offline or online."""
     # Imported here: only this path needs the openai SDK.
+    from agentcore.providers import local_server
     from agentcore.providers.deepseek import DeepSeekResponsesModel
-    from agentcore.providers.local_server import LocalResponsesServer, weather_script
+    from agentcore.providers.deepseek_chat import DeepSeekChatModel
+    from agentcore.providers.local_chat_server import LocalChatServer
 
     language: Language = args.language
+    adapter: type[DeepSeekResponsesModel | DeepSeekChatModel] = DeepSeekResponsesModel
+    server_type: type[local_server.LoopbackServer] = local_server.LocalResponsesServer
+    api = "Responses API"
+    if args.api == "chat":
+        adapter, server_type, api = DeepSeekChatModel, LocalChatServer, "Chat Completions API"
     if args.offline:
-        with LocalResponsesServer(weather_script(args.city, args.task, language)) as server:
-            _say(phrase("cli.offline banner", language))
+        script = local_server.weather_script(args.city, args.task, language)
+        with server_type(script) as server:
+            _say(phrase("cli.offline banner", language, adapter=adapter.__name__))
             offline = _client(
-                lambda: DeepSeekResponsesModel(
+                lambda: adapter(
                     OFFLINE_MODEL,
                     api_key=OFFLINE_API_KEY,
                     base_url=server.base_url,
@@ -304,15 +321,15 @@ def _run_deepseek(tools: list[Tool], args: argparse.Namespace) -> int:
             )
             return offline if isinstance(offline, int) else _run(offline, tools, args)
     online = _client(
-        lambda: DeepSeekResponsesModel(
-            reasoning_effort=args.reasoning_effort, instructions=INSTRUCTIONS
-        ),
+        lambda: adapter(reasoning_effort=args.reasoning_effort, instructions=INSTRUCTIONS),
         language,
     )
     if isinstance(online, int):
         return online
-    assert isinstance(online, DeepSeekResponsesModel)
-    _say(phrase("cli.online banner", language, base_url=online.base_url, model=online.model))
+    assert isinstance(online, DeepSeekResponsesModel | DeepSeekChatModel)
+    _say(
+        phrase("cli.online banner", language, api=api, base_url=online.base_url, model=online.model)
+    )
     return _run(online, tools, args)
 
 

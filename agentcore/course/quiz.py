@@ -15,7 +15,7 @@ import json
 from importlib import resources
 from typing import Any
 
-LANGUAGES = ("en", "zh-CN")
+from agentcore.course.text import check_language, phrase
 
 
 def questions(lesson: str, language: str) -> list[dict[str, Any]]:
@@ -24,8 +24,7 @@ def questions(lesson: str, language: str) -> list[dict[str, Any]]:
     Raises ``FileNotFoundError`` for a lesson without questions and ``ValueError`` for an
     unknown language.
     """
-    if language not in LANGUAGES:
-        raise ValueError(f"language must be one of {LANGUAGES}, got {language!r}")
+    language = check_language(language)
     path = resources.files("agentcore.course") / "quizzes" / f"{lesson}.json"
     data: dict[str, list[dict[str, Any]]] = json.loads(path.read_text(encoding="utf-8"))
     return data[language]
@@ -55,7 +54,7 @@ def review_quiz(lesson: str, language: str = "en") -> None:
 
 def model_answers_markdown(lesson: str, language: str) -> str:
     """Markdown: each question's model answer, collapsed in ``<details>``."""
-    label = {"en": "Model answer", "zh-CN": "参考答案"}[language]
+    label = phrase("quiz.model answer", check_language(language))
     parts = []
     for number, item in enumerate(questions(lesson, language), start=1):
         parts.append(

@@ -31,7 +31,7 @@ import json
 import math
 import os
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, Literal, get_args
+from typing import Any, Literal, NamedTuple, get_args
 
 import openai
 from openai.types.responses import Response
@@ -212,49 +212,19 @@ class DeepSeekResponsesModel:
         instructions: str | None = None,
         max_arguments_chars: int = MAX_ARGUMENTS_CHARS,
     ) -> None:
-        for name, value in (("model", model), ("api_key", api_key), ("base_url", base_url)):
-            if value is not None and not isinstance(value, str):
-                raise TypeError(f"{name} must be a str, got {type(value).__name__}")
-        model = (model or os.environ.get("DEEPSEEK_MODEL", "")).strip()
-        key = (api_key or os.environ.get("DEEPSEEK_API_KEY", "")).strip()
-        missing = [
-            name
-            for name, value in (("DEEPSEEK_API_KEY", key), ("DEEPSEEK_MODEL", model))
-            if not value
-        ]
-        if missing:
-            raise _missing_settings(missing)
-        if not (key.isascii() and key.isprintable() and " " not in key):
-            # An HTTP header cannot carry it; usually a character pasted by accident.
-            raise ProviderConfigurationError(
-                "DEEPSEEK_API_KEY holds a space, a non-ASCII or an invisible character; "
-                "copy the key again from https://platform.deepseek.com/api_keys and set it "
-                "without quotes or spaces."
-            )
-        if reasoning_effort is not None and reasoning_effort not in get_args(ReasoningEffort):
-            raise ValueError(
-                f"reasoning_effort must be one of {', '.join(get_args(ReasoningEffort))} or "
-                f"None, got {reasoning_effort!r}"
-            )
-        retries = int_at_least(
-            "max_retries", DEFAULT_MAX_RETRIES if max_retries is None else max_retries, 0
-        )
-        if retries > MAX_RETRIES_LIMIT:
-            raise ValueError(f"max_retries must be at most {MAX_RETRIES_LIMIT}, got {retries}")
-        self.model = model
+        settings = _settings(model, api_key, base_url, timeout, max_retries, reasoning_effort)
+        self.model = settings.model
         self.reasoning_effort = reasoning_effort
         self.instructions = instructions
         self.max_arguments_chars = int_at_least("max_arguments_chars", max_arguments_chars, 1)
-        self.timeout = _positive_seconds(DEFAULT_TIMEOUT if timeout is None else timeout)
-        self.max_retries = retries
-        self._api_key = key
+        self.timeout = settings.timeout
+        self.max_retries = settings.max_retries
+        self._api_key = settings.api_key
         self._client = build_sdk_client(
-            api_key=key,
-            base_url=(
-                base_url or os.environ.get("DEEPSEEK_BASE_URL", "").strip() or DEFAULT_BASE_URL
-            ),
-            timeout=self.timeout,
-            max_retries=retries,
+            api_key=settings.api_key,
+            base_url=settings.base_url,
+            timeout=settings.timeout,
+            max_retries=settings.max_retries,
         )
 
     @property
@@ -562,6 +532,67 @@ def parse_arguments(
             problem = f"are JSON but not an object (got {type(value).__name__})"
     raise ProviderResponseError(
         f"The arguments of function {shown} {problem}: {preview!r}.", hint=_ARGUMENTS_HINT
+    )
+
+
+class _Settings(NamedTuple):
+    """A DeepSeek adapter's checked connection settings (both DeepSeek adapters read them)."""
+
+    model: str
+    api_key: str
+    base_url: str
+    timeout: float
+    max_retries: int
+
+
+def _settings(
+    model: str | None,
+    api_key: str | None,
+    base_url: str | None,
+    timeout: float | None,
+    max_retries: int | None,
+    reasoning_effort: str | None,
+) -> _Settings:
+    """Check a DeepSeek adapter's settings, filling the unset ones from ``DEEPSEEK_*``.
+
+    Raises :class:`ProviderConfigurationError` when no API key or no model is configured (one
+    sentence with the commands for bash, PowerShell and cmd) or the key cannot travel in an
+    HTTP header; ``ValueError`` for a number out of range or an unknown effort; ``TypeError``
+    for a setting of the wrong type.
+    """
+    for name, value in (("model", model), ("api_key", api_key), ("base_url", base_url)):
+        if value is not None and not isinstance(value, str):
+            raise TypeError(f"{name} must be a str, got {type(value).__name__}")
+    model = (model or os.environ.get("DEEPSEEK_MODEL", "")).strip()
+    key = (api_key or os.environ.get("DEEPSEEK_API_KEY", "")).strip()
+    missing = [
+        name for name, value in (("DEEPSEEK_API_KEY", key), ("DEEPSEEK_MODEL", model)) if not value
+    ]
+    if missing:
+        raise _missing_settings(missing)
+    if not (key.isascii() and key.isprintable() and " " not in key):
+        # An HTTP header cannot carry it; usually a character pasted by accident.
+        raise ProviderConfigurationError(
+            "DEEPSEEK_API_KEY holds a space, a non-ASCII or an invisible character; "
+            "copy the key again from https://platform.deepseek.com/api_keys and set it "
+            "without quotes or spaces."
+        )
+    if reasoning_effort is not None and reasoning_effort not in get_args(ReasoningEffort):
+        raise ValueError(
+            f"reasoning_effort must be one of {', '.join(get_args(ReasoningEffort))} or "
+            f"None, got {reasoning_effort!r}"
+        )
+    retries = int_at_least(
+        "max_retries", DEFAULT_MAX_RETRIES if max_retries is None else max_retries, 0
+    )
+    if retries > MAX_RETRIES_LIMIT:
+        raise ValueError(f"max_retries must be at most {MAX_RETRIES_LIMIT}, got {retries}")
+    return _Settings(
+        model=model,
+        api_key=key,
+        base_url=base_url or os.environ.get("DEEPSEEK_BASE_URL", "").strip() or DEFAULT_BASE_URL,
+        timeout=_positive_seconds(DEFAULT_TIMEOUT if timeout is None else timeout),
+        max_retries=retries,
     )
 
 

@@ -42,7 +42,7 @@ _RETRY = (
 )
 _FORMAT = (
     "The adapter sent something the provider does not accept; compare the request body with "
-    "the provider's Responses API documentation."
+    "the provider's documentation of that API (Responses API or Chat Completions)."
 )
 
 STATUS_HINTS: dict[int | str, tuple[str, str]] = {
@@ -74,7 +74,7 @@ STATUS_HINTS: dict[int | str, tuple[str, str]] = {
     404: (
         "No such model or endpoint at the base URL",
         "Check DEEPSEEK_MODEL for a typo, and that DEEPSEEK_BASE_URL is "
-        "https://api.deepseek.com (without /responses).",
+        "https://api.deepseek.com (without /responses or /chat/completions).",
     ),
     422: ("The provider rejected a parameter", _FORMAT),
     429: ("Too many requests at once", _RETRY),
@@ -97,7 +97,7 @@ for a redirect; ``"other"`` for anything else.
 """
 
 _MODEL_NOT_EXIST = re.compile(r"model\W*(does\W*)?not\W*exist", re.IGNORECASE)
-_REASONING_DROPPED = re.compile(r"reasoning_text.*passed back", re.IGNORECASE)
+_REASONING_DROPPED = re.compile(r"reasoning_(text|content).*passed back", re.IGNORECASE)
 
 
 def status_key(status_code: int, provider_message: str = "") -> int | str:

@@ -19,6 +19,10 @@ records every request (:class:`RecordedRequest`) and can inject faults: HTTP err
 malformed arguments, an ``incomplete`` status, a raw body with its own headers (a redirect, a
 gzip body), a slow reply, a body sent one byte at a time.
 
+What does not depend on the wire format (the thread, the script, the recording, the Bearer
+check, the model check, the cached prefix, the faults) is :class:`LoopbackServer`, which
+:class:`~agentcore.providers.local_chat_server.LocalChatServer` shares for Chat Completions.
+
 Only the standard library is used (``http.server`` in a thread); importing this module does
 not import ``openai``.
 """
@@ -34,7 +38,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
-from typing import Any
+from typing import Any, TypeVar
 
 from agentcore.course.teaching_tools import DESCRIBE_TEMPERATURE_TOOL, build_tools
 from agentcore.course.text import Language
@@ -80,9 +84,22 @@ def message(text: str) -> dict[str, Any]:
     }
 
 
+def reasoning(text: str) -> dict[str, Any]:
+    """Return a ``reasoning`` output item holding ``text`` as plain ``reasoning_text``."""
+    return {
+        "type": "reasoning",
+        "summary": [],
+        "content": [{"type": "reasoning_text", "text": text}],
+    }
+
+
 @dataclass(frozen=True)
 class Reply:
-    """One scripted answer of :class:`LocalResponsesServer` to one ``POST /responses``.
+    """One scripted answer of a loopback server to one request.
+
+    Written as Responses output items; :class:`LocalResponsesServer` sends them as they are,
+    :class:`~agentcore.providers.local_chat_server.LocalChatServer` translates the same reply
+    into a chat completion, so one script (such as :func:`weather_script`) plays on both.
 
     Fields:
 
@@ -143,7 +160,7 @@ class RecordedRequest:
 
 class _Server(ThreadingHTTPServer):
     daemon_threads = True  # a slow reply must not hold up stopping the server
-    owner: LocalResponsesServer
+    owner: LoopbackServer
 
     def handle_error(self, request: object, client_address: object) -> None:
         # A client that timed out and hung up is part of the test, not a server failure.
@@ -238,36 +255,34 @@ def _rough_tokens(value: Any) -> int:
     return math.ceil(len(json.dumps(value, ensure_ascii=False)) / 4)
 
 
-class LocalResponsesServer:
-    """A ``POST /responses`` server on 127.0.0.1 that plays a script (chapter section 10).
+_ServerT = TypeVar("_ServerT", bound="LoopbackServer")
 
-    Input: ``script``, the :class:`Reply` objects to give, one per accepted request, in
+
+class LoopbackServer:
+    """The part every loopback server shares: a script of :class:`Reply` objects played over
+    real HTTP on 127.0.0.1, every request recorded, the provider's error shape.
+
+    A subclass names its endpoint (``path``, for example ``"/responses"``), refuses what its
+    provider refuses (:meth:`_refuse`), says where a request holds its conversation
+    (:meth:`_conversation`, for the cached-token count) and shapes a scripted reply as its
+    provider's JSON (:meth:`_response`). This base checks the path, the ``Bearer``
+    Authorization header (and the key, when one is given), that the body is a JSON object and
+    that the model is served (400 ``Model Not Exist`` otherwise, as DeepSeek answers), before
+    a subclass sees the request; none of these refusals consumes a reply.
+
+    Inputs: ``script``, the :class:`Reply` objects to give, one per accepted request, in
     order; ``api_key`` (optional): if given, any other Bearer key gets HTTP 401; ``thinking``
-    (default ``False``): DeepSeek's thinking mode, which puts a scripted ``reasoning`` item
-    before each reply's output unless the request says ``reasoning: {"effort": "none"}``, and
-    answers 400 (:data:`THINKING_400`) when a later request holds a call of that reply without
-    its reasoning item; ``models``: the model names served (:data:`SERVED_MODELS`).
-
-    Use it as a context manager; it listens on a free port from ``__enter__`` and always
-    stops in ``__exit__``::
-
-        with LocalResponsesServer(weather_script()) as server:
-            model = DeepSeekResponsesModel(
-                model="deepseek-flash", api_key="offline", base_url=server.base_url
-            )
-            ...
-        server.requests  # every request, in order
+    (default ``False``): play DeepSeek's thinking mode (what it means is the subclass's wire
+    format); ``models``: the model names served (:data:`SERVED_MODELS`).
 
     Attributes: ``base_url`` (``"http://127.0.0.1:<port>"``, set once started),
-    ``requests`` (``list[RecordedRequest]``), ``replies_played`` (``int``).
-
-    A request with no Authorization header gets 401; an unknown model gets 400 ``Model Not
-    Exist``; an unpaired call or output, or (thinking mode) a dropped reasoning item, gets 400;
-    none of these consumes a reply. ``previous_response_id`` is accepted and ignored, as
-    DeepSeek does: nothing from the earlier response is added to the context. A request after
+    ``requests`` (``list[RecordedRequest]``), ``replies_played`` (``int``). A request after
     the script is used up gets HTTP 500 saying so. Raises ``TypeError`` if the script holds
     something that is not a :class:`Reply`, and ``RuntimeError`` if entered twice.
     """
+
+    path = "/"
+    """The one endpoint the server answers (``POST``); any other path gets 404."""
 
     def __init__(
         self,
@@ -284,8 +299,7 @@ class LocalResponsesServer:
         self._api_key = api_key
         self.thinking = thinking
         self._models = tuple(models)
-        self._reasoning_for: dict[str, dict[str, Any]] = {}  # call_id -> the reasoning item
-        self._inputs: list[list[Any]] = []
+        self._inputs: list[list[Any]] = []  # each accepted request's conversation, for caching
         self._lock = threading.Lock()
         self._stopping = threading.Event()
         self._server: _Server | None = None
@@ -294,9 +308,9 @@ class LocalResponsesServer:
         self.requests: list[RecordedRequest] = []
         self.replies_played = 0
 
-    def __enter__(self) -> LocalResponsesServer:
+    def __enter__(self: _ServerT) -> _ServerT:
         if self._server is not None:
-            raise RuntimeError("this LocalResponsesServer was already started; make a new one")
+            raise RuntimeError(f"this {type(self).__name__} was already started; make a new one")
         self._server = _Server(("127.0.0.1", 0), _Handler)
         self._server.owner = self
         host, port = self._server.server_address[:2]
@@ -304,7 +318,7 @@ class LocalResponsesServer:
         self._thread = threading.Thread(
             target=self._server.serve_forever,
             kwargs={"poll_interval": 0.02},  # how soon stopping is noticed (default 0.5 s)
-            name="LocalResponsesServer",
+            name=type(self).__name__,
             daemon=True,
         )
         self._thread.start()
@@ -340,7 +354,7 @@ class LocalResponsesServer:
                     500,
                     _error_body(
                         500,
-                        f"LocalResponsesServer has no scripted reply left for request "
+                        f"{type(self).__name__} has no scripted reply left for request "
                         f"{len(self.requests)}: its script holds {len(self._script)}",
                     ),
                     None,
@@ -348,7 +362,7 @@ class LocalResponsesServer:
             reply = self._script[self.replies_played]
             self.replies_played += 1
             number = self.replies_played
-            items = _input_items(body)
+            items = self._conversation(body)
             shared = _shared_prefix(items, self._inputs)
             cached = _rough_tokens(shared) if shared else 0
             self._inputs.append(items)
@@ -368,9 +382,9 @@ class LocalResponsesServer:
     def _refusal(
         self, method: str, path: str, authorization: str, body: Any
     ) -> tuple[int, str] | None:
-        """The documented rejections that come before any scripted reply."""
-        if path.rstrip("/") != "/responses":
-            return 404, _error_body(404, f"No route for {method} {path}; use POST /responses")
+        """The rejections every loopback server makes before any scripted reply."""
+        if not self._serves(path):
+            return 404, _error_body(404, f"No route for {method} {path}; use POST {self.path}")
         if not authorization.startswith("Bearer "):
             return 401, _error_body(401, "Authentication Fails: no Bearer API key was sent")
         if self._api_key is not None and not hmac.compare_digest(
@@ -381,12 +395,90 @@ class LocalResponsesServer:
             return 400, _error_body(400, "Invalid Format: the request body is not a JSON object")
         if body.get("model") not in self._models:
             return 400, _error_body(400, "Model Not Exist")
+        return self._refuse(body)
+
+    def _serves(self, path: str) -> bool:
+        """True if ``path`` is this server's endpoint (a subclass may accept more than one)."""
+        return path.rstrip("/") == self.path
+
+    def _refuse(self, body: dict[str, Any]) -> tuple[int, str] | None:
+        """What this endpoint refuses in a well-formed request (a subclass's rules)."""
+        return None
+
+    def _conversation(self, body: Mapping[str, Any]) -> list[Any]:
+        """The conversation a request carries (a subclass's wire format), for cached tokens."""
+        return []
+
+    def _response(
+        self, number: int, reply: Reply, request: Mapping[str, Any], cached_tokens: int
+    ) -> dict[str, Any]:
+        """The provider's JSON for scripted reply ``number`` (a subclass's wire format)."""
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        # No port: a lesson that prints the server gets the same output on every run.
+        state = "running" if self._server and not self._stopping.is_set() else "stopped"
+        return (
+            f"{type(self).__name__}({state}, replies played {self.replies_played} of "
+            f"{len(self._script)}, requests={len(self.requests)})"
+        )
+
+
+class LocalResponsesServer(LoopbackServer):
+    """A ``POST /responses`` server on 127.0.0.1 that plays a script (chapter section 10).
+
+    Input: ``script``, the :class:`Reply` objects to give, one per accepted request, in
+    order; ``api_key`` (optional): if given, any other Bearer key gets HTTP 401; ``thinking``
+    (default ``False``): DeepSeek's thinking mode, which puts a scripted ``reasoning`` item
+    before each reply's output unless the request says ``reasoning: {"effort": "none"}``, and
+    answers 400 (:data:`THINKING_400`) when a later request holds a call of that reply without
+    its reasoning item; ``models``: the model names served (:data:`SERVED_MODELS`).
+
+    Use it as a context manager; it listens on a free port from ``__enter__`` and always
+    stops in ``__exit__``::
+
+        with LocalResponsesServer(weather_script()) as server:
+            model = DeepSeekResponsesModel(
+                model="deepseek-flash", api_key="offline", base_url=server.base_url
+            )
+            ...
+        server.requests  # every request, in order
+
+    Attributes: ``base_url`` (``"http://127.0.0.1:<port>"``, set once started),
+    ``requests`` (``list[RecordedRequest]``), ``replies_played`` (``int``).
+
+    A request with no Authorization header gets 401; an unknown model gets 400 ``Model Not
+    Exist``; an unpaired call or output, or (thinking mode) a dropped reasoning item, gets 400;
+    none of these consumes a reply. ``previous_response_id`` is accepted and ignored, as
+    DeepSeek does: nothing from the earlier response is added to the context. A request after
+    the script is used up gets HTTP 500 saying so. Raises ``TypeError`` if the script holds
+    something that is not a :class:`Reply`, and ``RuntimeError`` if entered twice.
+    """
+
+    path = "/responses"
+
+    def __init__(
+        self,
+        script: Iterable[Reply],
+        *,
+        api_key: str | None = None,
+        thinking: bool = False,
+        models: Sequence[str] = SERVED_MODELS,
+    ) -> None:
+        super().__init__(script, api_key=api_key, thinking=thinking, models=models)
+        self._reasoning_for: dict[str, dict[str, Any]] = {}  # call_id -> the reasoning item
+
+    def _refuse(self, body: dict[str, Any]) -> tuple[int, str] | None:
+        """The Responses API's rejections: unpaired calls and outputs, dropped reasoning."""
         unpaired = _unpaired(body)
         if unpaired is not None:
             return 400, _error_body(400, unpaired)
         if self.thinking and self._dropped_reasoning(body):
             return 400, _error_body(400, THINKING_400)
         return None
+
+    def _conversation(self, body: Mapping[str, Any]) -> list[Any]:
+        return _input_items(body)
 
     def _dropped_reasoning(self, body: Mapping[str, Any]) -> bool:
         """True if a call answered in thinking mode comes back without its reasoning item."""
@@ -449,14 +541,6 @@ class LocalResponsesServer:
                 "total_tokens": input_tokens + output_tokens,
             },
         }
-
-    def __repr__(self) -> str:
-        # No port: a lesson that prints the server gets the same output on every run.
-        state = "running" if self._server and not self._stopping.is_set() else "stopped"
-        return (
-            f"LocalResponsesServer({state}, replies played {self.replies_played} of "
-            f"{len(self._script)}, requests={len(self.requests)})"
-        )
 
 
 def _scripted_reasoning(items: Sequence[Mapping[str, Any]]) -> dict[str, Any]:

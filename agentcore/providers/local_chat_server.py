@@ -1,0 +1,220 @@
+"""A local server speaking DeepSeek's Chat Completions wire format, for offline lessons and tests.
+
+:class:`LocalChatServer` is the twin of
+:class:`~agentcore.providers.local_server.LocalResponsesServer`: the same script of
+:class:`~agentcore.providers.local_server.Reply` objects (so the same
+:func:`~agentcore.providers.local_server.weather_script`), the same request recording, the same
+Bearer check and error shape (all in
+:class:`~agentcore.providers.local_server.LoopbackServer`); only the endpoint and the JSON
+differ. It answers ``POST /chat/completions`` (and ``POST /beta/chat/completions``, the beta
+base URL that strict function calling needs) on 127.0.0.1. Its replies are scripted, not a
+model's.
+
+The wire format follows DeepSeek's documentation of Create Chat Completion
+(https://api-docs.deepseek.com/api/create-chat-completion), Tool Calls
+(https://api-docs.deepseek.com/guides/tool_calls) and Thinking Mode
+(https://api-docs.deepseek.com/guides/thinking_mode). A scripted reply becomes
+``choices[0].message``: its ``function_call`` items become ``tool_calls`` (``{"id", "type":
+"function", "function": {"name", "arguments"}}``), its ``message`` text becomes ``content``, a
+``reasoning`` item becomes ``reasoning_content``; ``finish_reason`` is ``"tool_calls"`` or
+``"stop"``, or the reply's ``incomplete_reason`` (``"max_output_tokens"`` is sent as
+``"length"``; ``"length"``, ``"content_filter"`` and ``"insufficient_system_resource"`` as
+given).
+
+Like DeepSeek it refuses, with HTTP 400 and without using a reply: a model name it does not
+serve (``"Model Not Exist"``); a ``tool`` message that answers no ``tool_calls`` id of the
+assistant message before it; an assistant message with ``tool_calls`` not followed by a
+``tool`` message for every id; and, in thinking mode, an assistant message with
+``tool_calls`` sent back without its ``reasoning_content``.
+
+Only the standard library is used; importing this module does not import ``openai``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from agentcore.providers.local_server import (
+    CREATED_AT,
+    LoopbackServer,
+    Reply,
+    _error_body,
+    _rough_tokens,
+    _scripted_reasoning,
+)
+
+THINKING_400 = "The reasoning_content in the thinking mode must be passed back to the API."
+"""DeepSeek's 400 message when a tool-calling assistant message comes back without it."""
+
+_FINISH_REASONS = {"max_output_tokens": "length"}
+"""A Responses ``incomplete_details.reason`` and the Chat Completions ``finish_reason`` for it."""
+
+
+def _reasoning_text(item: Mapping[str, Any]) -> str:
+    parts = [*(item.get("content") or []), *(item.get("summary") or [])]
+    return "".join(str(part.get("text", "")) for part in parts if isinstance(part, Mapping))
+
+
+def _message_text(item: Mapping[str, Any]) -> str:
+    parts = item.get("content") or []
+    return "".join(
+        str(part.get("text", ""))
+        for part in parts
+        if isinstance(part, Mapping) and part.get("type") == "output_text"
+    )
+
+
+def _unpaired(messages: Sequence[Any]) -> str | None:
+    """Why the ``tool_calls``/``tool`` pairing of ``messages`` breaks the wire format, if it does.
+
+    Every ``tool`` message must answer an id of the assistant ``tool_calls`` right before it
+    (other ``tool`` messages between them are fine), and every such id must be answered before
+    any other message.
+    """
+    waiting: list[Any] = []  # ids of the last tool_calls not answered yet, in order
+    for message in messages:
+        if not isinstance(message, Mapping):
+            continue
+        role = message.get("role")
+        if role == "tool":
+            call_id = message.get("tool_call_id")
+            if call_id not in waiting:
+                return (
+                    "Messages with role 'tool' must be a response to a preceding message with "
+                    f"'tool_calls': no tool call has the id {call_id!r}"
+                )
+            waiting.remove(call_id)
+            continue
+        if waiting:
+            break
+        calls = message.get("tool_calls") if role == "assistant" else None
+        if isinstance(calls, list):
+            waiting = [call.get("id") for call in calls if isinstance(call, Mapping)]
+    if waiting:
+        return (
+            "An assistant message with 'tool_calls' must be followed by tool messages "
+            f"responding to each 'tool_call_id': no tool message answers {waiting[0]!r}"
+        )
+    return None
+
+
+class LocalChatServer(LoopbackServer):
+    """A ``POST /chat/completions`` server on 127.0.0.1 that plays a script (chapter section 10).
+
+    Inputs (those of :class:`~agentcore.providers.local_server.LoopbackServer`): ``script``,
+    the :class:`~agentcore.providers.local_server.Reply` objects to give, one per accepted
+    request, in order (the same replies
+    :class:`~agentcore.providers.local_server.LocalResponsesServer` plays); keyword-only
+    ``api_key`` (if given, any other Bearer key gets 401); ``thinking`` (default ``False``):
+    play DeepSeek's thinking mode, in which every reply carries ``reasoning_content`` (the
+    text of the reply's ``reasoning`` item, or the same scripted reasoning the Responses server
+    sends) and a request that sends back an assistant ``tool_calls`` message without it gets
+    400 with DeepSeek's wording (:data:`THINKING_400`; a request with ``"thinking": {"type":
+    "disabled"}`` is answered without thinking); ``models``: the model names served
+    (:data:`~agentcore.providers.local_server.SERVED_MODELS`, else 400 ``Model Not Exist``).
+    ``usage.prompt_cache_hit_tokens`` counts the messages a request shares with an earlier
+    one, as DeepSeek's context caching reports it.
+
+    Use it as a context manager, exactly like the Responses server::
+
+        with LocalChatServer(weather_script()) as server:
+            model = DeepSeekChatModel("deepseek-flash", api_key="offline",
+                                      base_url=server.base_url)
+            ...
+        server.requests  # every request, in order
+
+    Attributes: ``base_url``, ``requests``, ``replies_played`` (from
+    :class:`~agentcore.providers.local_server.LoopbackServer`). Raises ``TypeError`` for a
+    script entry that is not a ``Reply``, and ``RuntimeError`` if entered twice.
+    """
+
+    path = "/chat/completions"
+
+    def _serves(self, path: str) -> bool:
+        return path.rstrip("/") in (self.path, "/beta" + self.path)
+
+    def _thinks(self, body: Mapping[str, Any]) -> bool:
+        thinking = body.get("thinking")
+        disabled = isinstance(thinking, Mapping) and thinking.get("type") == "disabled"
+        return self.thinking and not disabled
+
+    def _refuse(self, body: dict[str, Any]) -> tuple[int, str] | None:
+        """DeepSeek's rejections of a well-formed Chat Completions request."""
+        messages = body.get("messages")
+        if not isinstance(messages, list) or not messages:
+            return 400, _error_body(400, "Invalid Format: messages must be a non-empty list")
+        problem = _unpaired(messages)
+        if problem is not None:
+            return 400, _error_body(400, problem)
+        if self._thinks(body) and any(
+            isinstance(message, Mapping)
+            and message.get("role") == "assistant"
+            and message.get("tool_calls")
+            and not message.get("reasoning_content")
+            for message in messages
+        ):
+            return 400, _error_body(400, THINKING_400)
+        return None
+
+    def _conversation(self, body: Mapping[str, Any]) -> list[Any]:
+        messages = body.get("messages")
+        return list(messages) if isinstance(messages, list) else []
+
+    def _response(
+        self, number: int, reply: Reply, request: Mapping[str, Any], cached_tokens: int
+    ) -> dict[str, Any]:
+        """The chat completion object for a scripted reply; ids count up, so they repeat."""
+        calls = [
+            {
+                "id": item.get("call_id"),
+                "type": "function",
+                "function": {"name": item.get("name"), "arguments": item.get("arguments")},
+            }
+            for item in reply.output
+            if item.get("type") == "function_call"
+        ]
+        texts = [_message_text(item) for item in reply.output if item.get("type") == "message"]
+        thoughts = [
+            _reasoning_text(item) for item in reply.output if item.get("type") == "reasoning"
+        ]
+        message: dict[str, Any] = {
+            "role": "assistant",
+            "content": "".join(texts) if texts else (None if calls else ""),
+        }
+        if thoughts or self._thinks(request):
+            message["reasoning_content"] = "".join(thoughts) or _reasoning_text(
+                _scripted_reasoning(reply.output)
+            )
+        if calls:
+            message["tool_calls"] = calls
+        if reply.status != "completed":
+            reason = reply.incomplete_reason or "insufficient_system_resource"
+            finish_reason = _FINISH_REASONS.get(reason, reason)
+        else:
+            finish_reason = "tool_calls" if calls else "stop"
+        prompt = _rough_tokens(self._conversation(request))
+        hit = min(cached_tokens, prompt)
+        completion = _rough_tokens(message)
+        return {
+            "id": f"chatcmpl-{number:03d}",
+            "object": "chat.completion",
+            "created": CREATED_AT,
+            "model": request.get("model"),
+            "choices": [
+                {"index": 0, "message": message, "logprobs": None, "finish_reason": finish_reason}
+            ],
+            "usage": {
+                "prompt_tokens": prompt,
+                "completion_tokens": completion,
+                "total_tokens": prompt + completion,
+                "prompt_tokens_details": {"cached_tokens": hit},
+                "prompt_cache_hit_tokens": hit,
+                "prompt_cache_miss_tokens": prompt - hit,
+                "completion_tokens_details": {
+                    "reasoning_tokens": _rough_tokens(message.get("reasoning_content", ""))
+                    if "reasoning_content" in message
+                    else 0
+                },
+            },
+        }
