@@ -180,12 +180,9 @@ BAD_REPLY_WRONG = [
 
 def test_lesson_05_bad_reply_check_is_ready() -> None:
     """Runs lesson 05 (solution version if adopted) and judges its answer and three mistakes."""
-    name = "05-deepseek-adapter.ipynb"
-    path = next(
-        p
-        for p in (ROOT_NOTEBOOKS / "en" / "solutions" / name, ROOT_NOTEBOOKS / "en" / name)
-        if p.exists()
-    )
+    # appendix lessons: the exercise moved to lesson 05's appendix with the faults it uses.
+    name = "05-appendix-inside-the-adapter.ipynb"
+    path = ROOT_NOTEBOOKS / "en" / "solutions" / name
     notebook = nbformat.read(path, as_version=4)
     answer = next(
         c for c in notebook.cells if c.cell_type == "code" and "my_bad_reply = " in c.source

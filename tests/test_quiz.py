@@ -18,7 +18,7 @@ SOLUTIONS = [path for language in LANGUAGES for path in solutions(language)]
 
 
 def lesson_of(path: Path) -> str:
-    # appendix lessons: 01-appendix-<topic>.ipynb has its own quiz, quizzes/01-appendix.json
+    # appendix lessons: NN-appendix-<topic>.ipynb has its own quiz, quizzes/NN-appendix.json
     if "-appendix-" in path.name:
         return path.name[:2] + "-appendix"
     return path.name[:2]
