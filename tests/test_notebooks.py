@@ -250,10 +250,6 @@ ZH_ALL = sorted(
 )
 """Every zh-CN lesson: learner and solution notebooks, appendices too."""
 
-ENGLISH_LINES_TODAY = {"05": 34}
-"""Lessons other helpers are still translating, with their count of English lines on the day
-this test was written (xfail; the lead removes an entry when that lesson's branch is merged)."""
-
 
 def english_output_lines(path: Path) -> list[str]:
     """Lines of four or more English words in a notebook's stored outputs (tests/zh_lines.py)."""
@@ -266,24 +262,7 @@ def english_output_lines(path: Path) -> list[str]:
     return found
 
 
-def _zh_params() -> list[Any]:
-    params = []
-    for path in ZH_ALL:
-        lesson = path.name[:2]
-        marks = []
-        if lesson in ENGLISH_LINES_TODAY:
-            marks.append(
-                pytest.mark.xfail(
-                    reason=f"lesson {lesson} held {ENGLISH_LINES_TODAY[lesson]} English lines "
-                    "when this test was written; its helper is translating it",
-                    strict=False,
-                )
-            )
-        params.append(pytest.param(path, marks=marks, id=lesson_id(path)))
-    return params
-
-
-@pytest.mark.parametrize("path", _zh_params())
+@pytest.mark.parametrize("path", ZH_ALL, ids=lesson_id)
 def test_zh_cn_outputs_hold_no_english_line(path: Path) -> None:
     found = english_output_lines(path)
     print(f"{lesson_id(path)}: {len(found)} English lines in stored outputs")

@@ -111,7 +111,7 @@ def test_the_property_covers_the_package_the_tests_and_the_lessons() -> None:
     assert "test_runtime_contract.ForecastArguments" in names
     assert "test_runtime_contract.RoundArguments" in names
     assert "02-tools-and-registry.ConvertArguments" in names
-    assert "05-deepseek-adapter.ReportArguments" in names
+    assert "03-errors.ReminderArguments" in names
 
 
 def fits(arguments: Any, strict: dict[str, Any], optional: set[str]) -> list[str]:

@@ -19,7 +19,6 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from zh_lines import CJK, english_lines, notebook_output_texts
@@ -318,10 +317,6 @@ ZH_LESSONS = sorted(
 )
 """Every zh-CN lesson: learner and solution notebooks, appendices too."""
 
-VARIANTS_TODAY = {"05": 1}
-"""Lessons other helpers are still editing, with their count of retired variant terms on the
-day the xfail was narrowed to them (the lead removes an entry when that lesson is merged)."""
-
 
 def _lesson_text(path: Path) -> str:
     notebook = json.loads(path.read_text(encoding="utf-8"))
@@ -333,25 +328,9 @@ def _lesson_text(path: Path) -> str:
     return "\n".join(parts)
 
 
-def _lesson_params() -> list[Any]:
-    params = []
-    for path in ZH_LESSONS:
-        lesson = path.name[:2]
-        marks = []
-        if lesson in VARIANTS_TODAY:
-            marks.append(
-                pytest.mark.xfail(
-                    reason=f"lesson {lesson} held {VARIANTS_TODAY[lesson]} retired variant "
-                    "term(s) when this was written; its helper applies docs/GLOSSARY.md",
-                    strict=False,
-                )
-            )
-        name = path.relative_to(ROOT / "notebooks").as_posix()
-        params.append(pytest.param(path, marks=marks, id=name))
-    return params
-
-
-@pytest.mark.parametrize("path", _lesson_params())
+@pytest.mark.parametrize(
+    "path", ZH_LESSONS, ids=lambda path: path.relative_to(ROOT / "notebooks").as_posix()
+)
 def test_no_retired_variant_in_the_zh_cn_lessons(path: Path) -> None:
     hits = _count({str(path.relative_to(ROOT)): _lesson_text(path)})
     print(f"retired variants in {path.relative_to(ROOT)}: {sum(hits.values())}: {hits}")
