@@ -113,7 +113,6 @@ def test_both_languages_present_their_code_alike(name: str) -> None:
     assert code_slides("en") == code_slides("zh-CN")
 
 
-@pytest.mark.xfail(reason="lead applies slides after merging", strict=False)
 @pytest.mark.parametrize(
     "path", slides.lessons(), ids=lambda path: str(path.relative_to(slides.NOTEBOOKS))
 )
