@@ -173,7 +173,50 @@ def to_model_turn(
 # --- the adapter ----------------------------------------------------------------------------
 
 
-class DeepSeekResponsesModel:
+class DeepSeekConnection:
+    """What both DeepSeek adapters share: their checked settings and their own HTTP client.
+
+    Inputs as :class:`DeepSeekResponsesModel` documents them; the unset ones come from
+    ``DEEPSEEK_*`` (:func:`_settings` checks them). Attributes: ``model``,
+    ``reasoning_effort``, ``instructions``, ``max_arguments_chars``, ``timeout`` (seconds),
+    ``max_retries`` and :attr:`base_url`; the key stays private and out of every text.
+    Raises as :func:`_settings` does.
+    """
+
+    def __init__(
+        self,
+        model: str | None = None,
+        *,
+        api_key: str | None = None,
+        base_url: str | None = None,
+        timeout: float | None = None,
+        max_retries: int | None = None,
+        reasoning_effort: ReasoningEffort | None = None,
+        instructions: str | None = None,
+        max_arguments_chars: int = MAX_ARGUMENTS_CHARS,
+    ) -> None:
+        settings = _settings(model, api_key, base_url, timeout, max_retries, reasoning_effort)
+        self.model = settings.model
+        self.reasoning_effort = reasoning_effort
+        self.instructions = instructions
+        self.max_arguments_chars = int_at_least("max_arguments_chars", max_arguments_chars, 1)
+        self.timeout = settings.timeout
+        self.max_retries = settings.max_retries
+        self._api_key = settings.api_key
+        self._client = build_sdk_client(
+            api_key=settings.api_key,
+            base_url=settings.base_url,
+            timeout=settings.timeout,
+            max_retries=settings.max_retries,
+        )
+
+    @property
+    def base_url(self) -> str:
+        """Where requests go (the API's path is added to it), without a trailing slash."""
+        return redact(str(self._client.base_url).rstrip("/"), (self._api_key,), limit=None)
+
+
+class DeepSeekResponsesModel(DeepSeekConnection):
     """A :class:`agentcore.Model` backed by DeepSeek's Responses API (chapter section 10).
 
     Inputs (all keyword-only except ``model``):
@@ -212,25 +255,16 @@ class DeepSeekResponsesModel:
         instructions: str | None = None,
         max_arguments_chars: int = MAX_ARGUMENTS_CHARS,
     ) -> None:
-        settings = _settings(model, api_key, base_url, timeout, max_retries, reasoning_effort)
-        self.model = settings.model
-        self.reasoning_effort = reasoning_effort
-        self.instructions = instructions
-        self.max_arguments_chars = int_at_least("max_arguments_chars", max_arguments_chars, 1)
-        self.timeout = settings.timeout
-        self.max_retries = settings.max_retries
-        self._api_key = settings.api_key
-        self._client = build_sdk_client(
-            api_key=settings.api_key,
-            base_url=settings.base_url,
-            timeout=settings.timeout,
-            max_retries=settings.max_retries,
+        super().__init__(
+            model,
+            api_key=api_key,
+            base_url=base_url,
+            timeout=timeout,
+            max_retries=max_retries,
+            reasoning_effort=reasoning_effort,
+            instructions=instructions,
+            max_arguments_chars=max_arguments_chars,
         )
-
-    @property
-    def base_url(self) -> str:
-        """Where requests go (``POST {base_url}/responses``), without a trailing slash."""
-        return redact(str(self._client.base_url).rstrip("/"), (self._api_key,), limit=None)
 
     def generate(self, messages: Sequence[Message], tools: Sequence[ToolSchema]) -> ModelTurn:
         """Send the whole transcript and the tools; return the model's turn.

@@ -44,14 +44,13 @@ from openai.types.chat import ChatCompletion
 from agentcore.protocol import ModelTurn, ToolCall, ToolSchema
 from agentcore.providers.deepseek import (
     MAX_ARGUMENTS_CHARS,
+    DeepSeekConnection,
     ReasoningEffort,
-    _settings,
     parse_arguments,
 )
 from agentcore.providers.errors import ProviderError, ProviderRequestError, ProviderResponseError
-from agentcore.providers.http import build_sdk_client, redact, sdk_error
+from agentcore.providers.http import redact, sdk_error
 from agentcore.transcript import Message
-from agentcore.validation import int_at_least
 
 EXTRAS = ("content", "reasoning_content")
 """The fields of an assistant message with ``tool_calls`` that the runtime does not model.
@@ -184,7 +183,7 @@ _PAIRING_HINT = (
 )
 
 
-class DeepSeekChatModel:
+class DeepSeekChatModel(DeepSeekConnection):
     """A :class:`agentcore.Model` backed by DeepSeek's Chat Completions API (chapter section 10).
 
     The twin of :class:`~agentcore.providers.deepseek.DeepSeekResponsesModel`: the same
@@ -235,28 +234,19 @@ class DeepSeekChatModel:
         instructions: str | None = None,
         max_arguments_chars: int = MAX_ARGUMENTS_CHARS,
     ) -> None:
-        settings = _settings(model, api_key, base_url, timeout, max_retries, reasoning_effort)
+        super().__init__(
+            model,
+            api_key=api_key,
+            base_url=base_url,
+            timeout=timeout,
+            max_retries=max_retries,
+            reasoning_effort=reasoning_effort,
+            instructions=instructions,
+            max_arguments_chars=max_arguments_chars,
+        )
         if not isinstance(strict, bool):
             raise TypeError(f"strict must be True or False, got {type(strict).__name__}")
-        self.model = settings.model
-        self.reasoning_effort = reasoning_effort
         self.strict = strict
-        self.instructions = instructions
-        self.max_arguments_chars = int_at_least("max_arguments_chars", max_arguments_chars, 1)
-        self.timeout = settings.timeout
-        self.max_retries = settings.max_retries
-        self._api_key = settings.api_key
-        self._client = build_sdk_client(
-            api_key=settings.api_key,
-            base_url=settings.base_url,
-            timeout=settings.timeout,
-            max_retries=settings.max_retries,
-        )
-
-    @property
-    def base_url(self) -> str:
-        """Where requests go (``POST {base_url}/chat/completions``), without a trailing slash."""
-        return redact(str(self._client.base_url).rstrip("/"), (self._api_key,), limit=None)
 
     def generate(self, messages: Sequence[Message], tools: Sequence[ToolSchema]) -> ModelTurn:
         """Send the whole transcript and the tools; return the model's turn.
