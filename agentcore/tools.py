@@ -249,12 +249,12 @@ def strict_json_schema(model: type[BaseModel]) -> dict[str, Any]:
     except Exception as error:
         raise TypeError(f"{model.__name__} has no JSON Schema: {error}") from None
     definitions = schema.get("$defs", {})
-    if schema.get("type") != "object":
-        raise TypeError(f"{model.__name__}: the arguments must be a JSON object")
     try:
         strict: dict[str, Any] = _strict_node(schema, definitions, ())
     except _NotStrict as problem:
         raise TypeError(f"{model.__name__} cannot be shown as a strict schema: {problem}") from None
+    if strict.get("type") != "object":  # a recursive model's top $ref is inlined above
+        raise TypeError(f"{model.__name__}: the arguments must be a JSON object")
     return strict
 
 
@@ -262,23 +262,36 @@ class _NotStrict(Exception):
     """Where and why a schema cannot be made strict."""
 
 
-def _strict_node(node: Any, definitions: Mapping[str, Any], where: tuple[str, ...]) -> Any:
-    """Return a strict copy of one schema node; ``where`` is the field path for messages."""
+def _strict_node(
+    node: Any,
+    definitions: Mapping[str, Any],
+    where: tuple[str, ...],
+    inlining: frozenset[str] = frozenset(),
+) -> Any:
+    """Return a strict copy of one schema node; ``where`` is the field path for messages.
+
+    ``inlining`` holds the definitions being inlined around this node: a recursive model
+    refers to itself, and inlining that reference again would never end, so it stays a plain
+    ``$ref`` (its sibling keywords, a description or a default, are dropped).
+    """
     if isinstance(node, list):
-        return [_strict_node(item, definitions, where) for item in node]
+        return [_strict_node(item, definitions, where, inlining) for item in node]
     if not isinstance(node, dict):
         return node
     if "$ref" in node and len(node) > 1:  # a $ref beside a description: inline it
         name = node["$ref"].rsplit("/", 1)[-1]
+        if name in inlining:
+            return {"$ref": node["$ref"]}
         siblings = {key: value for key, value in node.items() if key != "$ref"}
         node = {**definitions[name], **siblings}
+        inlining = inlining | {name}
     strict: dict[str, Any] = {}
     for key, value in node.items():
         if key == "default":
             continue
         if key == "properties":
             strict[key] = {
-                field: _strict_node(sub, definitions, (*where, field))
+                field: _strict_node(sub, definitions, (*where, field), inlining)
                 for field, sub in value.items()
             }
         elif key == "$defs":
@@ -286,7 +299,7 @@ def _strict_node(node: Any, definitions: Mapping[str, Any], where: tuple[str, ..
                 name: _strict_node(sub, definitions, (name,)) for name, sub in value.items()
             }
         else:
-            strict[key] = _strict_node(value, definitions, where)
+            strict[key] = _strict_node(value, definitions, where, inlining)
     if strict.get("type") == "object" or "properties" in strict:
         if strict.get("additionalProperties") is not False:
             place = f"field {'.'.join(where)!r}" if where else "the arguments"

@@ -6,8 +6,9 @@ import json
 import math
 from typing import Any, Literal
 
+import jsonschema
 import pytest
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from agentcore import (
     Tool,
@@ -195,3 +196,50 @@ def test_a_result_nested_too_deeply_is_an_execution_error() -> None:
         deep = [deep]
     with pytest.raises(ToolExecutionError, match="not JSON"):
         run_tool(make_tool(handler=lambda text: deep), {"text": "x"})
+
+
+def recursive_models() -> dict[str, type[BaseModel]]:
+    """Recursive arguments models, local so the schema-agreement property (whose schema
+    generator cannot follow recursive refs) does not collect them."""
+
+    class TreeArguments(BaseModel):  # pydantic's schema is a top-level $ref
+        model_config = ConfigDict(extra="forbid")
+        value: int
+        child: TreeArguments | None = None
+
+    class SelfArguments(BaseModel):  # a $ref to itself beside a description
+        model_config = ConfigDict(extra="forbid")
+        child: SelfArguments | None = Field(None, description="the child")
+        kids: list[SelfArguments] = Field(default_factory=list, description="the kids")
+
+    class ChainLink(BaseModel):
+        model_config = ConfigDict(extra="forbid")
+        name: str
+        next: ChainLink = Field(None, description="the next link")  # type: ignore[assignment]
+
+    class ChainArguments(BaseModel):
+        model_config = ConfigDict(extra="forbid")
+        link: ChainLink = Field(description="the first link")
+
+    return {"tree": TreeArguments, "self": SelfArguments, "chain": ChainArguments}
+
+
+@pytest.mark.parametrize("kind", ["tree", "self", "chain"])
+def test_a_recursive_arguments_model_builds_a_tool_whose_schema_fits_its_validator(
+    kind: str,
+) -> None:
+    # Was: TypeError "the arguments must be a JSON object" (top-level $ref) or RecursionError.
+    tool = Tool("walk", "Walk the tree.", recursive_models()[kind], lambda **fields: "ok")
+    parameters = json.loads(json.dumps(tool.schema()["parameters"]))
+    assert parameters["type"] == "object"
+    assert parameters["additionalProperties"] is False
+    jsonschema.Draft202012Validator.check_schema(parameters)
+    if kind == "tree":
+        good = {"value": 1, "child": {"value": 2, "child": None}}
+        jsonschema.validate(good, parameters)
+        assert tool.validate(good).child.value == 2  # type: ignore[attr-defined]
+        bad = {"value": 1, "child": {"value": "2", "child": None}}
+        with pytest.raises(jsonschema.ValidationError):
+            jsonschema.validate(bad, parameters)
+        with pytest.raises(ToolArgumentsError):
+            tool.validate(bad)
