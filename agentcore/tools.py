@@ -240,7 +240,10 @@ def strict_json_schema(model: type[BaseModel]) -> dict[str, Any]:
 
     Raises ``TypeError`` naming the field when the model cannot be shown strictly: an object
     that allows keys it does not name (a model without ``extra="forbid"``, a
-    ``dict[str, ...]`` field), or a schema pydantic cannot generate. Source: the strict-mode
+    ``dict[str, ...]`` field), an alias the validator reads differently from the schema
+    (``AliasChoices``, ``AliasPath``, ``populate_by_name``/``validate_by_name`` or
+    ``validate_by_alias=False`` beside an alias), or a schema pydantic cannot generate. A
+    recursive model is shown with ``$ref`` into ``$defs``. Source: the strict-mode
     rules of OpenAI-compatible function calling (every key required, additionalProperties
     false, no defaults).
     """
@@ -250,6 +253,7 @@ def strict_json_schema(model: type[BaseModel]) -> dict[str, Any]:
         raise TypeError(f"{model.__name__} has no JSON Schema: {error}") from None
     definitions = schema.get("$defs", {})
     try:
+        _check_aliases(model, (), set())
         strict: dict[str, Any] = _strict_node(schema, definitions, ())
     except _NotStrict as problem:
         raise TypeError(f"{model.__name__} cannot be shown as a strict schema: {problem}") from None
@@ -309,6 +313,47 @@ def _strict_node(
             )
         strict["required"] = list(strict.get("properties", {}))
     return strict
+
+
+def _check_aliases(model: type[BaseModel], where: tuple[str, ...], seen: set[type]) -> None:
+    """Refuse aliases the validator reads differently from the schema, in nested models too.
+
+    The schema names a field by its alias only; ``AliasChoices`` and ``AliasPath`` validate
+    other keys (or nested ones), and ``populate_by_name``/``validate_by_name`` also accepts
+    the field's own name: keys the strict schema forbids, or a shape it does not show.
+    """
+    from pydantic import AliasChoices, AliasPath, BaseModel
+
+    if model in seen:
+        return
+    seen.add(model)
+    by_name = model.model_config.get("validate_by_name") or model.model_config.get(
+        "populate_by_name"
+    )
+    for name, info in model.model_fields.items():
+        path = (*where, name)
+        alias = info.validation_alias if info.validation_alias is not None else info.alias
+        if isinstance(alias, AliasChoices | AliasPath):
+            raise _NotStrict(
+                f"field {'.'.join(path)!r} has a validation alias of several keys or a path "
+                f"({type(alias).__name__}), which the schema cannot show; use one alias"
+            )
+        if model.model_config.get("validate_by_alias") is False and alias not in (None, name):
+            raise _NotStrict(
+                f"field {'.'.join(path)!r} validates only by its name {name!r} "
+                f"(validate_by_alias=False), but the schema names it {alias!r}"
+            )
+        if by_name and alias is not None and alias != name:
+            raise _NotStrict(
+                f"field {'.'.join(path)!r} also validates by its name {name!r} "
+                f"(validate_by_name), which the schema, naming only {alias!r}, forbids"
+            )
+        pending: list[Any] = [info.annotation]
+        while pending:
+            kind = pending.pop()
+            if isinstance(kind, type) and issubclass(kind, BaseModel):
+                _check_aliases(kind, path, seen)
+            pending += list(getattr(kind, "__args__", ()) or ())
 
 
 def _check_tool(tool: Tool) -> None:

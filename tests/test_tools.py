@@ -8,7 +8,7 @@ from typing import Any, Literal
 
 import jsonschema
 import pytest
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AliasChoices, AliasPath, BaseModel, ConfigDict, Field
 
 from agentcore import (
     Tool,
@@ -243,3 +243,64 @@ def test_a_recursive_arguments_model_builds_a_tool_whose_schema_fits_its_validat
             jsonschema.validate(bad, parameters)
         with pytest.raises(ToolArgumentsError):
             tool.validate(bad)
+
+
+def alias_models() -> dict[str, type[BaseModel]]:
+    """Arguments models whose validator reads keys the strict schema does not show."""
+
+    class Choices(BaseModel):
+        model_config = ConfigDict(extra="forbid")
+        city: str = Field(validation_alias=AliasChoices("city", "town"))
+
+    class Path(BaseModel):
+        model_config = ConfigDict(extra="forbid")
+        city: str = Field(validation_alias=AliasPath("place", 0))
+
+    class ByName(BaseModel):
+        model_config = ConfigDict(extra="forbid", populate_by_name=True)
+        city_name: str = Field(alias="city")
+
+    class OnlyName(BaseModel):
+        model_config = ConfigDict(extra="forbid", validate_by_name=True, validate_by_alias=False)
+        city_name: str = Field(alias="city")
+
+    class Outer(BaseModel):
+        model_config = ConfigDict(extra="forbid")
+        inner: list[Choices | None]
+
+    return {
+        "choices": Choices,
+        "path": Path,
+        "by_name": ByName,
+        "only_name": OnlyName,
+        "outer": Outer,
+    }
+
+
+@pytest.mark.parametrize(
+    ("kind", "field"),
+    [
+        ("choices", "city"),
+        ("path", "city"),
+        ("by_name", "city_name"),
+        ("only_name", "city_name"),
+        ("outer", "inner.city"),
+    ],
+)
+def test_an_alias_the_schema_cannot_show_is_refused_naming_the_field(kind: str, field: str) -> None:
+    # Was: built; the schema showed one key while the validator took another ("town", the
+    # field's own name) or a nested path, so schema and validator disagreed.
+    with pytest.raises(TypeError, match=f"field '{field}'"):
+        Tool("weather", "Read the weather.", alias_models()[kind], lambda **fields: "ok")
+
+
+def test_a_plain_alias_still_builds_and_validates_by_the_alias() -> None:
+    class Plain(BaseModel):
+        model_config = ConfigDict(extra="forbid")
+        city_name: str = Field(alias="city")
+
+    tool = Tool("weather", "Read the weather.", Plain, lambda city_name: city_name)
+    assert list(tool.schema()["parameters"]["properties"]) == ["city"]
+    assert tool.execute(tool.validate({"city": "Paris"})) == '"Paris"'
+    with pytest.raises(ToolArgumentsError):
+        tool.validate({"city_name": "Paris"})
