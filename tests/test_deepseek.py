@@ -329,6 +329,30 @@ def test_a_final_answer_after_reasoning_keeps_the_reasoning() -> None:
     ]
 
 
+def test_reasoning_and_text_kept_for_replay_show_no_key() -> None:
+    # The final text was redacted, but the items kept in provider_items (and so repr(turn)
+    # and the transcript) held the key as the reply said it; the chat adapter redacts them.
+    thought = {
+        "type": "reasoning",
+        "summary": [],
+        "content": [{"type": "reasoning_text", "text": f"the key is {KEY}"}],
+    }
+    reply = Reply(output=(thought, message(f"Your key: {KEY}")))
+    with LocalResponsesServer([reply]) as server:
+        turn = adapter(server).generate([{"role": "user", "content": "Hi"}], [])
+    assert turn.final_text == "Your key: <redacted>"
+    assert KEY not in repr(turn)
+    assert KEY not in json.dumps(turn.provider_items)
+
+
+def test_rejected_items_show_no_key() -> None:
+    reply = Reply(output=(function_call("get_teaching_weather", "{" + KEY, "c1"),))
+    with LocalResponsesServer([reply]) as server, pytest.raises(ProviderResponseError) as caught:
+        adapter(server).generate([{"role": "user", "content": "Hi"}], [])
+    assert caught.value.rejected
+    assert KEY not in json.dumps(caught.value.rejected)
+
+
 def test_input_items_keep_non_ascii_and_refuse_unknown_roles() -> None:
     call = {"call_id": "c", "name": "get_teaching_weather", "arguments": {"city": "东京"}}
     items = to_input_items([{"role": "assistant", "content": "", "tool_calls": [call]}])

@@ -311,3 +311,25 @@ def test_a_refused_connection_names_the_reason() -> None:
         AgentRuntime(adapter(stopped.base_url), build_tools()).run("Hi")
     assert f"Could not connect to {stopped.base_url} (ConnectError:" in str(caught.value)
     assert_no_key(*texts_of(caught.value))
+
+
+def test_a_key_the_provider_echoes_cut_short_shows_no_part_of_the_key() -> None:
+    # A provider that cuts its error text (here at 200 characters) can cut the key it echoes:
+    # the whole-key replacement no longer recognises the start of the key that is left.
+    long_key = "sk-" + "a1b2c3d4e5" * 30
+    with LocalResponsesServer([http_error(401, "bad key: " + long_key[:200])]) as server:
+        model = DeepSeekResponsesModel(
+            api_key=long_key, base_url=server.base_url, model="deepseek-flash", max_retries=0
+        )
+        with pytest.raises(ProviderStatusError) as caught:
+            model.generate([{"role": "user", "content": "Hi"}], [])
+    texts = [str(caught.value), repr(caught.value), caught.value.provider_message]
+    pieces = [long_key[start : start + 8] for start in range(len(long_key) - 8)]
+    assert not [text for text in texts if any(piece in text for piece in pieces)], texts
+    assert "bad key: <redacted>" in caught.value.provider_message
+
+
+def test_redact_removes_any_run_of_eight_characters_of_a_secret() -> None:
+    assert redact("key " + KEY[:12] + " end", [KEY]) == "key <redacted> end"
+    assert redact("tail " + KEY[-9:], [KEY]) == "tail <redacted>"
+    assert redact("short " + KEY[:7], [KEY]) == "short " + KEY[:7]

@@ -48,6 +48,7 @@ from agentcore.providers.http import (
     PREVIEW_CHARS,
     build_sdk_client,
     redact,
+    redact_json,
     sdk_error,
 )
 from agentcore.transcript import Message
@@ -162,9 +163,10 @@ def to_model_turn(
     holding an empty ``call_id`` or name.
     """
     output = response.get("output")
-    raw = copy.deepcopy(list(output)) if isinstance(output, list) else []
+    secrets = tuple(secrets)
+    raw = redact_json(list(output), secrets) if isinstance(output, list) else []
     try:
-        return _turn(response, tuple(secrets), max_arguments_chars)
+        return _turn(response, secrets, max_arguments_chars)
     except ProviderResponseError as error:
         error.rejected = tuple(raw)
         raise
@@ -419,7 +421,11 @@ def _turn(response: Mapping[str, Any], secrets: tuple[str, ...], limit: int) -> 
         raise _shape(response_id, "an output_text part holds no string")
     text = redact("".join(str(text) for text in texts), secrets, limit=None)
     rebuilt = "function_call" if calls else "message"
-    replay = tuple(output) if any(item.get("type") != rebuilt for item in output) else ()
+    replay = (
+        tuple(redact_json(item, secrets) for item in output)
+        if any(item.get("type") != rebuilt for item in output)
+        else ()
+    )
     if calls:
         return ModelTurn(tool_calls=tuple(calls), provider_items=replay)
     if text.strip():

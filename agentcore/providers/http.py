@@ -81,16 +81,53 @@ def redact(text: str, secrets: Iterable[str] = (), *, limit: int | None = PREVIE
 
     Inputs: ``text``; ``secrets`` (the API key, ...; empty strings are ignored); ``limit``,
     the longest result before the ellipsis (``None``: do not shorten). Output: the text with
-    every secret and every ``Bearer <token>`` replaced by ``<redacted>``, then cut to
-    ``limit`` characters followed by ``…``. Redacting first is the point: cutting first can
-    leave the start of a key that the replacement no longer recognises. Raises nothing.
+    every secret, every run of at least :data:`SECRET_RUN` characters of a secret (a key the
+    provider echoed cut short) and every ``Bearer <token>`` replaced by ``<redacted>``, then
+    cut to ``limit`` characters followed by ``…``. Redacting first is the point: cutting
+    first can leave the start of a key that the replacement no longer recognises. Raises
+    nothing.
     """
     for secret in sorted({secret for secret in secrets if secret}, key=len, reverse=True):
         text = text.replace(secret, REDACTED)
+        if len(secret) > SECRET_RUN:
+            text = _redact_runs(text, secret)
     text = _BEARER.sub(rf"\1 {REDACTED}", text)
     if limit is not None and len(text) > limit:
         text = text[:limit] + "…"
     return text
+
+
+def redact_json(value: Any, secrets: Iterable[str]) -> Any:
+    """A plain copy of a JSON value with every string passed through :func:`redact` (no cut)."""
+    if isinstance(value, str):
+        return redact(value, secrets, limit=None)
+    if isinstance(value, Mapping):
+        return {str(key): redact_json(item, secrets) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [redact_json(item, secrets) for item in value]
+    return value
+
+
+SECRET_RUN = 8
+"""The shortest piece of a secret that :func:`redact` removes on its own."""
+
+
+def _redact_runs(text: str, secret: str) -> str:
+    """Replace every run of ``SECRET_RUN`` or more characters of ``secret`` in ``text``."""
+    pieces = {secret[start : start + SECRET_RUN] for start in range(len(secret) - SECRET_RUN + 1)}
+    covered = bytearray(len(text))
+    for start in range(len(text) - SECRET_RUN + 1):
+        if text[start : start + SECRET_RUN] in pieces:
+            covered[start : start + SECRET_RUN] = b"\x01" * SECRET_RUN
+    if not any(covered):
+        return text
+    kept: list[str] = []
+    for index, character in enumerate(text):
+        if not covered[index]:
+            kept.append(character)
+        elif index == 0 or not covered[index - 1]:
+            kept.append(REDACTED)
+    return "".join(kept)
 
 
 def is_loopback(host: str) -> bool:
