@@ -245,29 +245,6 @@ class DeepSeekResponsesModel(DeepSeekConnection):
     :class:`ProviderError` subclass for every provider problem.
     """
 
-    def __init__(
-        self,
-        model: str | None = None,
-        *,
-        api_key: str | None = None,
-        base_url: str | None = None,
-        timeout: float | None = None,
-        max_retries: int | None = None,
-        reasoning_effort: ReasoningEffort | None = None,
-        instructions: str | None = None,
-        max_arguments_chars: int = MAX_ARGUMENTS_CHARS,
-    ) -> None:
-        super().__init__(
-            model,
-            api_key=api_key,
-            base_url=base_url,
-            timeout=timeout,
-            max_retries=max_retries,
-            reasoning_effort=reasoning_effort,
-            instructions=instructions,
-            max_arguments_chars=max_arguments_chars,
-        )
-
     def generate(self, messages: Sequence[Message], tools: Sequence[ToolSchema]) -> ModelTurn:
         """Send the whole transcript and the tools; return the model's turn.
 
