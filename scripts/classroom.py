@@ -3,7 +3,8 @@
     python -m scripts.classroom distribution DIR   # make or update DIR as a git repository
 
 The learner distribution is what learners may receive: the package (``agentcore/`` and
-``pyproject.toml``, so ``pip install -e .`` works in a copy), the READMEs, and the learner
+``pyproject.toml``, so ``pip install -e .`` works in a copy), the READMEs, the glossary, the
+cheatsheets and the README's images (what the lessons link to), and the learner
 notebooks ``notebooks/<lang>/NN-*.ipynb``. It never holds ``notebooks/<lang>/solutions/`` (the
 solution sources), and the command refuses to build when a learner notebook still holds
 nbgrader's solution or hidden-test markers, or the text of an answer region of a solution source.
@@ -41,6 +42,9 @@ TOP_LEVEL_FILES = (
     "CHANGELOG.md",
     "LICENSE",
 )
+# What the lessons and the READMEs link to (each lesson's glossary link, the cheatsheet, the README
+# screenshots); docs/teaching/ stays out, it holds the expected answers.
+LEARNER_DOCS = ("docs/GLOSSARY.md", "docs/cheatsheet.md", "docs/cheatsheet.zh-CN.md", "docs/images")
 SOLUTION_MARKERS = ("### BEGIN SOLUTION", "### END SOLUTION", "### BEGIN HIDDEN TESTS")
 ANSWER_REGION = re.compile(r"### BEGIN SOLUTION\n(.*?)### END SOLUTION", re.S)
 # A fixed author, so the build works without a git identity configured.
@@ -116,6 +120,12 @@ def _copy_learner_files(source: Path, target: Path) -> None:
     )
     for name in TOP_LEVEL_FILES:
         if (source / name).exists():
+            shutil.copy2(source / name, target / name)
+    for name in LEARNER_DOCS:
+        if (source / name).is_dir():
+            shutil.copytree(source / name, target / name)
+        elif (source / name).exists():
+            (target / name).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(source / name, target / name)
     for path in learner_notebooks(source):
         destination = target / path.relative_to(source)

@@ -50,6 +50,10 @@ def test_the_distribution_is_a_git_repository_of_learner_notebooks(tmp_path: Pat
     assert "notebooks/en/01-the-loop.ipynb" in files
     assert "notebooks/zh-CN/01-the-loop.ipynb" in files
     assert "agentcore/runtime.py" in files and "environment.yml" in files
+    # Every lesson links to the glossary; the teacher's guide (expected answers) stays out.
+    assert "docs/GLOSSARY.md" in files and "docs/cheatsheet.zh-CN.md" in files
+    assert "docs/images/stepper.png" in files
+    assert not [name for name in files if name.startswith("docs/teaching/")]
     assert not [name for name in files if "/solutions/" in name]
     assert git(target, "branch", "--show-current").strip() == "main"
     # Building again with nothing changed adds no commit.

@@ -737,11 +737,11 @@ _TEXT: Mapping[str, tuple[str, str]] = {
     "check.paris_passed_guesser": (
         "your check passed for {model}, which did not {what}. Assert the "
         "trajectory, not only the answer.",
-        "你的检查让 {model} 通过了，而它并没有{what}。要断言轨迹，不要只断言答案。",
+        "你的检查让{model}通过了，而它并没有{what}。要断言轨迹，不要只断言答案。",
     ),
     "check.paris_guesser_error": (
         "for {model} your check raised {error}; a failing check should raise AssertionError.",
-        "对 {model}，你的检查抛出了 {error}；失败的检查应该抛出 AssertionError。",
+        "对{model}，你的检查抛出了 {error}；失败的检查应该抛出 AssertionError。",
     ),
     "check.paris_right": (
         "your check passes for the honest model and fails for every guesser.",
