@@ -453,22 +453,53 @@ def _shape(response_id: str, problem: str) -> ProviderResponseError:
 
 
 def _tool_call(item: Mapping[str, Any], limit: int, secrets: tuple[str, ...]) -> ToolCall:
-    call_id, name, arguments = item.get("call_id"), item.get("name"), item.get("arguments")
+    return checked_tool_call(
+        item.get("call_id"),
+        item.get("name"),
+        item.get("arguments"),
+        limit,
+        secrets,
+        noun="function_call",
+        id_label="call_id",
+        name_label="name",
+    )
+
+
+def checked_tool_call(
+    call_id: object,
+    name: object,
+    arguments: object,
+    limit: int,
+    secrets: tuple[str, ...],
+    *,
+    noun: str,
+    id_label: str,
+    name_label: str,
+) -> ToolCall:
+    """A :class:`ToolCall` from the three fields a reply gives for one call (both adapters).
+
+    Inputs: the call's id, name and ``arguments`` text as the reply holds them; the longest
+    ``arguments`` accepted; the ``secrets`` no message may show; and the wire format's words
+    for the call, its id field and its name field (Responses: ``function_call``, ``call_id``,
+    ``name``; Chat Completions: ``tool call``, ``id``, ``function name``). Raises
+    :class:`ProviderResponseError` for an empty name or id, arguments that are not a string,
+    and whatever :func:`parse_arguments` refuses.
+    """
     shown_id = redact(repr(call_id), secrets, limit=60)
     if not isinstance(name, str) or not name.strip():
         raise ProviderResponseError(
-            f"A function_call item (call_id {shown_id}) has an empty name.",
+            f"A {noun} ({id_label} {shown_id}) has an empty {name_label}.",
             hint="The runtime cannot know which tool to run; the turn was rejected.",
         )
     shown_name = redact(repr(name), secrets, limit=60)
     if not isinstance(call_id, str) or not call_id.strip():
         raise ProviderResponseError(
-            f"The function_call to {shown_name} has an empty call_id.",
+            f"The {noun} to {shown_name} has an empty {id_label}.",
             hint="Its output could not be paired with it; the turn was rejected.",
         )
     if not isinstance(arguments, str):
         raise ProviderResponseError(
-            f"The arguments of function {shown_name} (call_id {shown_id}) are a "
+            f"The arguments of function {shown_name} ({id_label} {shown_id}) are a "
             f"{type(arguments).__name__}, not a JSON string.",
             hint=_ARGUMENTS_HINT,
         )

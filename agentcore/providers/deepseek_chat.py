@@ -46,7 +46,7 @@ from agentcore.providers.deepseek import (
     MAX_ARGUMENTS_CHARS,
     DeepSeekConnection,
     ReasoningEffort,
-    parse_arguments,
+    checked_tool_call,
 )
 from agentcore.providers.errors import ProviderError, ProviderRequestError, ProviderResponseError
 from agentcore.providers.http import redact, sdk_error
@@ -456,22 +456,13 @@ def _tool_call(call: Any, max_arguments_chars: int, secrets: tuple[str, ...]) ->
             f"{redact(repr(call.get('type')), secrets, limit=60)}, not a function.",
             hint="The runtime can only run function tools; the turn was rejected.",
         )
-    name, arguments = function.get("name"), function.get("arguments")
-    if not isinstance(name, str) or not name.strip():
-        raise ProviderResponseError(
-            f"A tool call (id {shown_id}) has an empty function name.",
-            hint="The runtime cannot know which tool to run; the turn was rejected.",
-        )
-    shown_name = redact(repr(name), secrets, limit=60)
-    if not isinstance(call_id, str) or not call_id.strip():
-        raise ProviderResponseError(
-            f"The tool call to {shown_name} has an empty id.",
-            hint="Its result could not be paired with it; the turn was rejected.",
-        )
-    if not isinstance(arguments, str):
-        raise ProviderResponseError(
-            f"The arguments of function {shown_name} (id {shown_id}) are a "
-            f"{type(arguments).__name__}, not a JSON string.",
-            hint="No tool ran for this turn; run again, or simplify the tool's arguments.",
-        )
-    return ToolCall(call_id, name, parse_arguments(name, arguments, max_arguments_chars, secrets))
+    return checked_tool_call(
+        call_id,
+        function.get("name"),
+        function.get("arguments"),
+        max_arguments_chars,
+        secrets,
+        noun="tool call",
+        id_label="id",
+        name_label="function name",
+    )
