@@ -92,14 +92,16 @@ class Tool:
 
         The arguments are validated as the JSON data they are, in pydantic's strict JSON mode
         (``model_validate_json(..., strict=True)``): ``"2026-01-01"`` is a valid ``date`` and
-        ``"C"`` a valid enum value, as the schema says, while ``"3"`` is not an ``int``.
+        ``"C"`` a valid enum value, as the schema says, while ``"3"`` is not an ``int``. As in
+        JSON Schema, a number with a zero fraction (``3.0``) is the integer ``3``.
         Returns the model instance, whose values are new, ordinary Python objects.
 
         Raises :class:`ToolArgumentsError` (naming ``call_id`` when given) with pydantic's
         field errors; the handler is not called.
         """
         try:
-            return self.arguments_model.model_validate_json(json.dumps(arguments), strict=True)
+            text = json.dumps(_integral_numbers_as_ints(arguments))
+            return self.arguments_model.model_validate_json(text, strict=True)
         except ValidationError as error:
             errors = error.errors(include_url=False, include_context=False)
             problems = [dict(item) for item in errors]
@@ -404,6 +406,23 @@ def _is_async(handler: Callable[..., Any]) -> bool:
         if inspect.iscoroutinefunction(candidate) or inspect.isasyncgenfunction(candidate):
             return True
     return False
+
+
+def _integral_numbers_as_ints(value: Any) -> Any:
+    """``value`` with every float that has a zero fraction written as an int.
+
+    JSON Schema's ``integer`` includes ``3.0`` (JSON itself does not tell 3.0 from 3), and a
+    provider may send either; pydantic's strict JSON mode would refuse ``3.0`` for an ``int``
+    field, while a ``float`` field takes ``3`` as ``3.0``. So the validator sees what the
+    schema allows (issue 9: the schema and the validator agree).
+    """
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, Mapping):
+        return {key: _integral_numbers_as_ints(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_integral_numbers_as_ints(item) for item in value]
+    return value
 
 
 def _fields(arguments: BaseModel) -> dict[str, Any]:

@@ -306,11 +306,6 @@ def test_a_plain_alias_still_builds_and_validates_by_the_alias() -> None:
         tool.validate({"city_name": "Paris"})
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="JSON Schema's integer includes 1.0 (a number with a zero fraction), which a "
-    "provider may send; pydantic's strict JSON mode refuses a float for an int field",
-)
 def test_an_integral_number_the_schema_allows_for_an_int_field_validates() -> None:
     class Count(BaseModel):
         model_config = ConfigDict(extra="forbid")
@@ -320,3 +315,16 @@ def test_an_integral_number_the_schema_allows_for_an_int_field_validates() -> No
     parameters = json.loads(json.dumps(tool.schema()["parameters"]))
     jsonschema.validate({"days": 3.0}, parameters)  # the schema allows it
     assert tool.validate({"days": 3.0}).days == 3  # type: ignore[attr-defined]
+    with pytest.raises(ToolArgumentsError):
+        tool.validate({"days": 3.5})  # the schema refuses it, and so does the validator
+
+
+def test_a_float_field_still_receives_a_float() -> None:
+    class Reading(BaseModel):
+        model_config = ConfigDict(extra="forbid")
+        temperature_c: float
+
+    tool = Tool("read", "Read a temperature.", Reading, lambda temperature_c: temperature_c)
+    validated = tool.validate({"temperature_c": 18.0})
+    assert validated.temperature_c == 18.0  # type: ignore[attr-defined]
+    assert type(validated.temperature_c) is float  # type: ignore[attr-defined]
