@@ -30,7 +30,8 @@ def test_the_catalogs_hold_the_messages_the_package_looks_up() -> None:
     assert phrase("user request.convert", "en", city="Tokyo") == (
         "Read Tokyo's teaching weather and convert the temperature to Fahrenheit."
     )
-    assert catalog.extracted_ids()["cli.usage"] == ["agentcore/course/cli.py:81"]
+    (place,) = catalog.extracted_ids()["cli.usage"]
+    assert place.startswith("agentcore/course/cli.py:")
 
 
 @pytest.fixture

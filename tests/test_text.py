@@ -250,12 +250,6 @@ def test_help_follows_lang_when_no_language_is_given() -> None:
     )
 
 
-def test_under_a_chinese_lang_the_run_itself_stays_english_by_default() -> None:
-    done = _cli([], LANG="zh_CN.UTF-8")
-    assert done.returncode == 0
-    assert done.stdout.startswith("request: Read Tokyo's teaching weather")
-
-
 def test_the_missing_settings_error_is_one_chinese_sentence() -> None:
     done = _cli(["--language", "zh-CN", "--provider", "deepseek"])
     assert done.returncode == 2 and done.stdout == ""
