@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import venv
@@ -86,6 +87,17 @@ def test_the_wheel_installs_and_runs_the_chapter_in_a_fresh_environment(tmp_path
         [python, "-m", "agentcore"], cwd=tmp_path, capture_output=True, text=True, check=True
     )
     assert "[3] FINAL   Tokyo's deterministic teaching record is 18.0°C (64.4°F)" in done.stdout
+    # Both message catalogs (.po package data) are in the wheel: the run speaks Chinese too.
+    chinese = subprocess.run(
+        [python, "-m", "agentcore", "--language", "zh-CN"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        env={**os.environ, "PYTHONIOENCODING": "utf-8"},
+        check=True,
+    )
+    assert "东京的确定性教学记录是 18.0°C（64.4°F）" in chinese.stdout
     names = subprocess.run(
         [python, "-c", "import agentcore.providers.local_server, agentcore.course.widgets"],
         cwd=tmp_path,

@@ -41,7 +41,7 @@ from agentcore.course.teaching_tools import (
     WeatherArguments,
     build_tools,
 )
-from agentcore.course.text import check_language, phrase
+from agentcore.course.text import check_language, phrase, resolve_language
 from agentcore.course.weather import ScriptedWeatherModel, weather_request
 from agentcore.errors import (
     AgentRuntimeError,
@@ -790,16 +790,17 @@ def _message(key: str, language: str, values: dict[str, Any]) -> str:
 
 
 def verdict(
-    exercise: str, language: str = "en", namespace: Namespace | None = None
+    exercise: str, language: str | None = None, namespace: Namespace | None = None
 ) -> tuple[bool, str]:
     """Judge an exercise: ``(accepted, the one verdict line)``.
 
-    Inputs: the exercise's name (a key of ``EXERCISES``), the lesson's language, and the
+    Inputs: the exercise's name (a key of ``EXERCISES``), the lesson's language (default:
+    :func:`agentcore.course.text.current_language`, what ``set_language`` chose), and the
     namespace holding the answer (default: the running notebook's). Never raises for a wrong
     or broken answer; raises ``KeyError`` for an unknown exercise and ``ValueError`` for an
     unknown language.
     """
-    language = check_language(language)
+    language = resolve_language(language)
     spec = EXERCISES[exercise]
     ns = _namespace(namespace)
     assert _WATCH.errors is not None
@@ -835,13 +836,17 @@ def verdict(
     return ok, prefix + _message(key, language, values)
 
 
-def check(exercise: str, language: str = "en") -> None:
-    """Print the exercise's one verdict line (``✔ ...`` or ``✘ ...``); never raises for one."""
+def check(exercise: str, language: str | None = None) -> None:
+    """Print the exercise's one verdict line (``✔ ...`` or ``✘ ...``); never raises for one.
+
+    ``language`` defaults to the one ``set_language`` chose (see :func:`verdict`)."""
     print(verdict(exercise, language)[1])
 
 
-def accepted(exercise: str, language: str = "en") -> bool:
-    """Whether the answer is accepted: for nbgrader's hidden tests, ``assert accepted(...)``."""
+def accepted(exercise: str, language: str | None = None) -> bool:
+    """Whether the answer is accepted: for nbgrader's hidden tests, ``assert accepted(...)``.
+
+    ``language`` defaults to the one ``set_language`` chose (see :func:`verdict`)."""
     return verdict(exercise, language)[0]
 
 
