@@ -44,7 +44,6 @@ from agentcore.course.teaching_tools import (
     get_teaching_weather,
 )
 from agentcore.providers.deepseek import (
-    parse_arguments,
     to_function_tool,
     to_input_items,
     to_model_turn,
@@ -59,6 +58,7 @@ from agentcore.providers.local_server import (
     message,
     weather_script,
 )
+from agentcore.providers.tool_calls import parse_arguments
 
 KEY = "sk-test-7f3a9c2e5b1d4e6f"
 """A made-up key: the tests check it reaches the server and appears nowhere else."""
