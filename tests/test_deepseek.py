@@ -36,6 +36,7 @@ from agentcore import (
     build_tools,
     weather_request,
 )
+from agentcore.course.offline_replies import weather_script
 from agentcore.course.teaching_tools import (
     CONVERSION_TOOL,
     DESCRIBE_TEMPERATURE_TOOL,
@@ -56,7 +57,6 @@ from agentcore.providers.local_server import (
     function_call,
     http_error,
     message,
-    weather_script,
 )
 from agentcore.providers.tool_calls import parse_arguments
 

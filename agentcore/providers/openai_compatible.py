@@ -138,7 +138,7 @@ endpoints; ``strict`` is not documented for function tools, so it is not sent.""
 GENERIC = ChatProfile(name="generic")
 """Any other server: nothing beyond the Chat Completions format is sent."""
 
-PROFILES = {
+CHAT_PROFILES = {
     profile.name: profile for profile in (DEEPSEEK, OLLAMA, LLAMA_SERVER, VLLM, LM_STUDIO, GENERIC)
 }
 """Every profile by its ``name``; :class:`OpenAICompatibleChatModel` accepts either."""
@@ -295,7 +295,7 @@ class OpenAICompatibleChatModel(Connection):
     * ``api_key``: sent as ``Authorization: Bearer`` when given; ``None`` (the default) sends
       no Authorization header. It is never read from an environment variable. Kept out of
       every repr and message.
-    * ``profile``: a :class:`ChatProfile` or the name of one in :data:`PROFILES` (default
+    * ``profile``: a :class:`ChatProfile` or the name of one in :data:`CHAT_PROFILES` (default
       :data:`GENERIC`).
     * ``strict`` (default ``False``): send every function tool with ``"strict": true``; only
       for a profile with ``supports_strict``. The runtime validates every call's arguments
@@ -325,12 +325,12 @@ class OpenAICompatibleChatModel(Connection):
         max_arguments_chars: int = MAX_ARGUMENTS_CHARS,
     ) -> None:
         if isinstance(profile, str):
-            if profile not in PROFILES:
+            if profile not in CHAT_PROFILES:
                 raise ValueError(
-                    f"profile must be a ChatProfile or one of {', '.join(PROFILES)}, "
+                    f"profile must be a ChatProfile or one of {', '.join(CHAT_PROFILES)}, "
                     f"got {profile!r}"
                 )
-            profile = PROFILES[profile]
+            profile = CHAT_PROFILES[profile]
         if not isinstance(profile, ChatProfile):
             raise TypeError(f"profile must be a ChatProfile, got {type(profile).__name__}")
         if not isinstance(strict, bool):
