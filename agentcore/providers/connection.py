@@ -122,7 +122,9 @@ class Connection:
         try:
             # The request follows the provider's documented wire format (replayed items,
             # reasoning_content), which the SDK's TypedDicts cannot describe.
-            reply = create(**request)
+            # Without a key the SDK needs the Authorization header omitted on each request.
+            omit = {} if self._api_key else {"extra_headers": {"Authorization": openai.Omit()}}
+            reply = create(**request, **omit)
         except openai.OpenAIError as error:
             failure = sdk_error(error, base_url=self.base_url, secrets=self._secrets)
         else:
