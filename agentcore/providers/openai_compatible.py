@@ -100,8 +100,10 @@ OLLAMA = ChatProfile(
     ),
 )
 """Ollama (``http://localhost:11434/v1``): its OpenAI compatibility page lists ``tools`` and
-``tool_choice`` among the supported request fields, but not ``strict``, and returns a thinking
-model's reasoning in its own field; neither is sent. The key is "required but ignored"."""
+``tool_choice`` among the supported request fields, not ``strict``; a thinking model's reasoning
+comes back in Ollama's own ``reasoning`` field, and sending ``reasoning_content`` back in the
+history is reported to stall a conversation (anomalyco/opencode#34798), so it is not sent. The
+page says the key is "required but ignored"."""
 
 LLAMA_SERVER = ChatProfile(
     name="llama-server",
@@ -111,29 +113,31 @@ LLAMA_SERVER = ChatProfile(
     ),
 )
 """llama.cpp's ``llama-server`` (``http://localhost:8080/v1``): tool calls need ``--jinja``
-(the model's chat template, or a generic handler); ``strict`` is not documented, so it is not
-sent."""
+(the model's chat template, or the generic handler); ``strict`` is not documented for tools, so
+it is not sent, and nothing in its docs asks for ``reasoning_content`` back."""
 
 VLLM = ChatProfile(
     name="vllm",
     docs=(
-        "https://docs.vllm.ai/en/latest/features/tool_calling.html",
-        "https://docs.vllm.ai/en/latest/features/reasoning_outputs.html",
+        "https://docs.vllm.ai/en/latest/features/tool_calling/",
+        "https://docs.vllm.ai/en/latest/features/reasoning_outputs/",
     ),
 )
 """vLLM (``http://localhost:8000/v1``): ``tool_choice: "auto"`` needs ``--enable-auto-tool-choice
---tool-call-parser NAME``; a reasoning parser returns reasoning beside the answer, which the
-server does not ask to get back; ``strict`` is not sent."""
+--tool-call-parser NAME``; with ``--reasoning-parser`` the reply carries the reasoning in
+``reasoning`` (formerly ``reasoning_content``), and the docs' multi-turn example sends back only
+``content``; ``strict`` is not documented, so it is not sent."""
 
 LM_STUDIO = ChatProfile(
     name="lm-studio",
     docs=(
         "https://lmstudio.ai/docs/developer/openai-compat",
-        "https://lmstudio.ai/docs/developer/openai-compat/tools",
+        "https://lmstudio.ai/docs/developer",
     ),
 )
-"""LM Studio (``http://localhost:1234/v1``): tool use through ``tools`` on its OpenAI-compatible
-endpoints; ``strict`` is not documented for function tools, so it is not sent."""
+"""LM Studio (``http://localhost:1234/v1``): tool calling through ``tools`` on its
+OpenAI-compatible endpoints; ``strict`` on a function tool is not documented, so it is not
+sent; no key unless "Require Authentication" is on."""
 
 GENERIC = ChatProfile(name="generic")
 """Any other server: nothing beyond the Chat Completions format is sent."""
