@@ -297,6 +297,7 @@ def _client(build: Callable[[], Model], language: Language) -> Model | int:
 def _run_deepseek(tools: list[Tool], args: argparse.Namespace) -> int:
     """Run the task through the DeepSeek adapter for ``--api``, offline or online."""
     # Imported here: only this path needs the openai SDK.
+    from agentcore.course.offline_replies import weather_script
     from agentcore.providers import local_server
     from agentcore.providers.deepseek import DeepSeekResponsesModel
     from agentcore.providers.deepseek_chat import DeepSeekChatModel
@@ -309,7 +310,7 @@ def _run_deepseek(tools: list[Tool], args: argparse.Namespace) -> int:
     if args.api == "chat":
         adapter, server_type, api = DeepSeekChatModel, LocalChatServer, "Chat Completions API"
     if args.offline:
-        script = local_server.weather_script(args.city, args.task, language)
+        script = weather_script(args.city, args.task, language)
         with server_type(script) as server:
             _say(phrase("cli.offline banner", language, adapter=adapter.__name__))
             offline = _client(
