@@ -72,6 +72,7 @@ if TYPE_CHECKING:
         ProviderError,
         ProviderRequestError,
         ProviderResponseError,
+        ProviderSettingsError,
         ProviderStatusError,
         ProviderTimeoutError,
     )
@@ -96,6 +97,7 @@ _LAZY: dict[str, str] = {
             "ProviderError",
             "ProviderRequestError",
             "ProviderResponseError",
+            "ProviderSettingsError",
             "ProviderStatusError",
             "ProviderTimeoutError",
         ),
@@ -146,6 +148,7 @@ __all__ = [
     "ProviderError",
     "ProviderRequestError",
     "ProviderResponseError",
+    "ProviderSettingsError",
     "ProviderStatusError",
     "ProviderTimeoutError",
     "RunEvent",

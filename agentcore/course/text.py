@@ -175,6 +175,7 @@ def explain(error: BaseException, language: Language | None = None) -> str:
             registered=", ".join(getattr(error, "registered", ())) or "-",
             tool=getattr(error, "tool", ""),
             turns=getattr(error, "model_turns", 0),
+            variable=getattr(error, "variable", ""),
         )
     if not isinstance(error, Exception):  # KeyboardInterrupt, SystemExit: a run interrupted
         return phrase("typed error.interrupted", language, type=type(error).__name__)
