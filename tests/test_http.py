@@ -363,11 +363,7 @@ def test_a_password_in_the_base_url_is_in_no_repr_and_no_error(what: str) -> Non
         with pytest.raises(ProviderConnectionError) as caught:
             adapter(f"http://learner:{PASSWORD}@127.0.0.1:9").generate([], [])
     else:
-        reply = (
-            Reply(delay_seconds=2.0)
-            if what == "timeout"
-            else Reply(raw_body="{not json")
-        )
+        reply = Reply(delay_seconds=2.0) if what == "timeout" else Reply(raw_body="{not json")
         with LocalResponsesServer([reply]) as server, pytest.raises(ProviderError) as caught:
             url = server.base_url.replace("http://", f"http://learner:{PASSWORD}@")
             adapter(url, timeout=0.5).generate([{"role": "user", "content": "Hi"}], [])

@@ -1,0 +1,159 @@
+"""Issue 21's adapter kinds, checked through every adapter over real HTTP on 127.0.0.1.
+
+Each adapter (DeepSeekResponsesModel, DeepSeekChatModel, OpenAICompatibleChatModel) plays the
+same scripted replies from its loopback server; the tests check what a learner would notice:
+what reached a handler, the transcript, the trace and the typed error, and what was sent.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from pydantic import BaseModel, ConfigDict
+
+from agentcore import (
+    AgentRuntime,
+    DeepSeekChatModel,
+    DeepSeekResponsesModel,
+    Model,
+    OpenAICompatibleChatModel,
+    ProviderError,
+    Tool,
+    ToolArgumentsError,
+    UnknownToolError,
+    build_tools,
+)
+from agentcore.course.offline_replies import weather_script
+from agentcore.providers.local_chat_server import LocalChatServer
+from agentcore.providers.local_server import (
+    LocalResponsesServer,
+    LoopbackServer,
+    Reply,
+    function_call,
+    message,
+)
+
+KEY = "sk-faults-test-9c1d2e3f4a5b"
+"""A made-up key the scripted model echoes: no text the adapters keep may hold it."""
+
+
+class City(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    city: str
+
+
+AdapterFactory = Callable[[str], Model]
+
+ADAPTERS: dict[str, tuple[type[LoopbackServer], AdapterFactory]] = {
+    "responses": (
+        LocalResponsesServer,
+        lambda url: DeepSeekResponsesModel("deepseek-flash", api_key=KEY, base_url=url),
+    ),
+    "deepseek-chat": (
+        LocalChatServer,
+        lambda url: DeepSeekChatModel("deepseek-flash", api_key=KEY, base_url=url),
+    ),
+    "generic-chat": (
+        LocalChatServer,
+        lambda url: OpenAICompatibleChatModel("deepseek-flash", api_key=KEY, base_url=url),
+    ),
+}
+
+
+def key_runs(text: str) -> list[str]:
+    return [
+        KEY[start : start + 8] for start in range(len(KEY) - 7) if KEY[start : start + 8] in text
+    ]
+
+
+def everything(error: BaseException) -> Iterator[str]:
+    """Every text a learner can reach from a failed run: messages, reprs, the transcript."""
+    yield str(error)
+    yield repr(error)
+    yield json.dumps(getattr(error, "messages", []), ensure_ascii=False, default=str)
+    yield json.dumps(getattr(error, "errors", []), ensure_ascii=False, default=str)
+    yield json.dumps(getattr(error, "rejected", []), ensure_ascii=False, default=str)
+
+
+def run_with(
+    adapter: str, replies: list[Reply], tools: list[Tool], capsys: pytest.CaptureFixture[str]
+) -> tuple[Any, str]:
+    """Run "Hi" verbosely through ``adapter`` playing ``replies``: (result or error, trace)."""
+    server_type, build = ADAPTERS[adapter]
+    with server_type(replies) as server:
+        runtime = AgentRuntime(build(server.base_url), tools, verbose=True)
+        try:
+            outcome: Any = runtime.run("Hi")
+        except ProviderError:
+            raise
+        except Exception as error:  # the runtime's typed errors, with the record
+            outcome = error
+    return outcome, capsys.readouterr().out
+
+
+# --- 1. a key echoed in any field of a reply is removed before it is stored ------------------
+
+
+@pytest.mark.parametrize("adapter", ADAPTERS)
+def test_a_key_in_call_arguments_reaches_no_handler_transcript_or_trace(
+    adapter: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    seen: list[str] = []
+
+    def remember(city: str) -> str:
+        seen.append(city)
+        return "noted"
+
+    tool = Tool("remember", "Remember a city.", City, remember)
+    replies = [
+        Reply(output=(function_call("remember", {"city": f"Tokyo {KEY}"}, f"call-{KEY}"),)),
+        Reply(output=(message("Done."),)),
+    ]
+    result, trace = run_with(adapter, replies, [tool], capsys)
+    assert seen == ["Tokyo <redacted>"]
+    transcript = json.dumps(result.messages, ensure_ascii=False)
+    assert not key_runs(transcript + trace)
+    assert result.messages[1]["tool_calls"][0]["call_id"] == "call-<redacted>"
+
+
+@pytest.mark.parametrize("adapter", ADAPTERS)
+def test_a_key_as_a_function_name_is_not_in_the_unknown_tool_error(
+    adapter: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    replies = [Reply(output=(function_call(f"tool_{KEY}", {}, "call-1"),))]
+    error, trace = run_with(adapter, replies, build_tools(), capsys)
+    assert isinstance(error, UnknownToolError)
+    assert error.name == "tool_<redacted>"
+    assert not key_runs("".join(everything(error)) + trace)
+
+
+@pytest.mark.parametrize("adapter", ADAPTERS)
+def test_a_key_in_invalid_arguments_is_not_in_the_validation_errors(
+    adapter: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    replies = [Reply(output=(function_call("get_teaching_weather", {"city": 7, KEY: KEY}, "c"),))]
+    error, trace = run_with(adapter, replies, build_tools(), capsys)
+    assert isinstance(error, ToolArgumentsError)
+    assert [e["input"] for e in error.errors] == [7, "<redacted>"]
+    assert not key_runs("".join(everything(error)) + trace)
+
+
+@pytest.mark.parametrize("adapter", ADAPTERS)
+def test_an_integer_call_id_is_reported_as_an_integer_not_as_empty(adapter: str) -> None:
+    server_type, build = ADAPTERS[adapter]
+    call = function_call("get_teaching_weather", {"city": "Tokyo"}, "x")
+    call["call_id"] = 7
+    with server_type([Reply(output=(call,))]) as server, pytest.raises(ProviderError) as caught:
+        AgentRuntime(build(server.base_url), build_tools()).run("Hi")
+    assert "an integer" in str(caught.value) and "(7), not a string" in str(caught.value)
+    assert "empty" not in str(caught.value)
+
+
+def test_the_weather_script_still_runs_through_every_adapter() -> None:
+    for server_type, build in ADAPTERS.values():
+        with server_type(weather_script()) as server:
+            result = AgentRuntime(build(server.base_url), build_tools()).run("Tokyo?")
+        assert result.tool_executions == 2
