@@ -157,3 +157,77 @@ def test_the_weather_script_still_runs_through_every_adapter() -> None:
         with server_type(weather_script()) as server:
             result = AgentRuntime(build(server.base_url), build_tools()).run("Tokyo?")
         assert result.tool_executions == 2
+
+
+# --- 4. Chat Completions edge cases ---------------------------------------------------------
+
+
+def chat_body(choices: Any) -> str:
+    return json.dumps({"id": "chatcmpl-x", "object": "chat.completion", "choices": choices})
+
+
+CALL = {
+    "id": "call-1",
+    "type": "function",
+    "function": {"name": "get_teaching_weather", "arguments": '{"city": "Tokyo"}'},
+}
+
+
+def generic_error(body: str, headers: tuple[tuple[str, str], ...] = ()) -> ProviderError:
+    """The error a one-turn run through the generic Chat adapter ends with on ``body``."""
+    with (
+        LocalChatServer([Reply(raw_body=body, headers=headers)]) as server,
+        pytest.raises(ProviderError) as caught,
+    ):
+        AgentRuntime(ADAPTERS["generic-chat"][1](server.base_url), build_tools()).run("Hi")
+    assert caught.value.tool_executions == 0
+    return caught.value
+
+
+@pytest.mark.parametrize("second_index", [1, 0])
+def test_two_choices_are_refused_not_read_by_position(second_index: int) -> None:
+    calls = {"role": "assistant", "content": None, "tool_calls": [CALL]}
+    choices = [
+        {"index": 0, "message": calls, "finish_reason": "tool_calls"},
+        {
+            "index": second_index,
+            "message": {"role": "assistant", "content": "B"},
+            "finish_reason": "stop",
+        },
+    ]
+    error = generic_error(chat_body(choices))
+    assert "holds 2 choices" in str(error) and "n=" in error.hint
+    assert len(error.messages[-1]["rejected"]) == 2  # both recorded, neither acted on
+
+
+def test_a_null_message_is_named_as_null() -> None:
+    error = generic_error(chat_body([{"index": 0, "message": None, "finish_reason": "stop"}]))
+    assert "has a choice whose message is null" in str(error)
+
+
+def test_an_unknown_finish_reason_points_at_the_servers_docs_not_deepseek() -> None:
+    message = {"role": "assistant", "content": "Hi"}
+    error = generic_error(chat_body([{"index": 0, "message": message, "finish_reason": "eos"}]))
+    assert "finish_reason 'eos'" in str(error)
+    assert "server's documentation" in error.hint and "DEEPSEEK" not in error.hint
+
+
+@pytest.mark.parametrize(
+    "headers", [(("Content-Type", "text/event-stream"),), (("Content-Type", "application/json"),)]
+)
+def test_an_event_stream_body_is_named_as_a_stream(headers: tuple[tuple[str, str], ...]) -> None:
+    chunk = {"id": "x", "object": "chat.completion.chunk", "choices": []}
+    stream = f"data: {json.dumps(chunk)}\n\ndata: [DONE]\n\n"
+    error = generic_error(stream, headers)
+    assert "is an event stream (server-sent events)" in str(error)
+    assert "stream" in error.hint and "not JSON" not in str(error)
+
+
+def test_an_event_stream_to_the_responses_adapter_is_named_too() -> None:
+    body = 'event: response.created\ndata: {"type": "response.created"}\n\n'
+    with (
+        LocalResponsesServer([Reply(raw_body=body)]) as server,
+        pytest.raises(ProviderError) as caught,
+    ):
+        AgentRuntime(ADAPTERS["responses"][1](server.base_url), build_tools()).run("Hi")
+    assert "is an event stream" in str(caught.value)

@@ -452,14 +452,16 @@ def test_a_refused_reply_keeps_the_raw_message_as_rejected() -> None:
     )
 
 
-def test_the_same_call_id_twice_is_the_runtimes_protocol_error() -> None:
+def test_the_same_call_id_twice_is_refused_and_recorded() -> None:
     call = function_call("celsius_to_fahrenheit", {"temperature_c": 18.0}, "call-x")
     with (
         LocalChatServer([Reply(output=(call, call))]) as server,
-        pytest.raises(AgentRuntimeError, match="repeats call_id 'call-x'") as caught,
+        pytest.raises(ProviderResponseError, match="share the id 'call-x'") as caught,
     ):
         AgentRuntime(adapter(server), build_tools()).run(USER)
     assert caught.value.tool_executions == 0
+    (recorded,) = caught.value.messages[-1]["rejected"]
+    assert [call["id"] for call in recorded["tool_calls"]] == ["call-x", "call-x"]
 
 
 # --- the shared trust boundary, through this adapter ----------------------------------------

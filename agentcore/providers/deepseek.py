@@ -40,7 +40,7 @@ from agentcore.providers.connection import Connection
 from agentcore.providers.deepseek_settings import ReasoningEffort, deepseek_settings
 from agentcore.providers.errors import ProviderRequestError, ProviderResponseError
 from agentcore.providers.http import redact, redact_json
-from agentcore.providers.tool_calls import MAX_ARGUMENTS_CHARS, checked_tool_call
+from agentcore.providers.tool_calls import MAX_ARGUMENTS_CHARS, checked_tool_call, unique_calls
 from agentcore.transcript import Message
 
 # --- the three translations -----------------------------------------------------------------
@@ -332,7 +332,10 @@ def _turn(response: Mapping[str, Any], secrets: tuple[str, ...], limit: int) -> 
         else ()
     )
     if calls:
-        return ModelTurn(tool_calls=tuple(calls), provider_items=replay)
+        return ModelTurn(
+            tool_calls=unique_calls(calls, noun="function_call", id_label="call_id"),
+            provider_items=replay,
+        )
     if text.strip():
         return ModelTurn(final_text=text, provider_items=replay)
     refusal = next((p.get("refusal") for p in parts if p.get("type") == "refusal"), None)

@@ -270,9 +270,10 @@ class BoundedTransport(httpx2.BaseTransport):
         """Decode the body within the decoded cap; for a 2xx status, check it is JSON."""
         body = self._decoded(request, raw, response.headers.get("content-encoding", ""))
         if response.is_success:
-            problem = _json_problem(body)
+            problem = _json_problem(body, response.headers.get("content-type", ""))
             if problem is not None:
-                raise self._unreadable(request, problem)
+                hint = _STREAM_HINT if problem == EVENT_STREAM_PROBLEM else None
+                raise self._unreadable(request, problem, hint)
         headers = [
             (name, value)
             for name, value in response.headers.multi_items()
@@ -318,20 +319,44 @@ class BoundedTransport(httpx2.BaseTransport):
             hint="Check that the base URL points at the provider's API.",
         )
 
-    def _unreadable(self, request: httpx2.Request, problem: str) -> ProviderResponseError:
+    def _unreadable(
+        self, request: httpx2.Request, problem: str, hint: str | None = None
+    ) -> ProviderResponseError:
         return ProviderResponseError(
             f"The reply from {self._where(request)} cannot be read: "
             f"{redact(problem, self._secrets)}.",
-            hint="Check that the base URL points at the provider's API; if it does, run again.",
+            hint=hint or "Check that the base URL points at the provider's API; if it does, "
+            "run again.",
         )
 
 
-def _json_problem(body: bytes) -> str | None:
-    """Why a 2xx body is not UTF-8 JSON nested at most MAX_NESTING deep, or ``None``."""
+_STREAM_HINT = (
+    "The adapter sends no stream option; check that the server (or a proxy in front of it) "
+    "is not set to stream every reply."
+)
+
+
+EVENT_STREAM_PROBLEM = (
+    "it is an event stream (server-sent events), not one JSON object, although the adapter "
+    "did not ask for streaming"
+)
+_EVENT_STREAM = re.compile(r"(?:\A|\n)(?:data|event|id|retry):", re.ASCII)
+"""A line of a server-sent event stream (WHATWG HTML, "Server-sent events": fields ``data``,
+``event``, ``id``, ``retry``), which a streamed reply is made of."""
+
+
+def _json_problem(body: bytes, content_type: str = "") -> str | None:
+    """Why a 2xx body is not UTF-8 JSON nested at most MAX_NESTING deep, or ``None``.
+
+    A streamed reply (``Content-Type: text/event-stream``, or ``data:`` lines) is named as
+    such: the adapters never ask for a stream, so one means a server or proxy forced it.
+    """
     try:
         text = body.decode("utf-8")
     except UnicodeDecodeError as error:
         return f"it is not valid UTF-8 (byte {error.start})"
+    if "text/event-stream" in content_type.lower() or _EVENT_STREAM.match(text.lstrip()):
+        return EVENT_STREAM_PROBLEM
     try:
         value = json.loads(text)
     except RecursionError:

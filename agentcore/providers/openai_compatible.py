@@ -19,8 +19,8 @@ https://api-docs.deepseek.com/guides/thinking_mode):
   "parameters"}}``, ``parameters`` passed through unchanged (:func:`to_chat_tool`);
 * the whole transcript becomes the request's ``messages``, every turn (:func:`to_chat_messages`):
   the API is stateless, so the adapter sends everything again;
-* ``choices[0].message`` of the reply becomes a :class:`ModelTurn`: its ``tool_calls`` in order,
-  arguments parsed by the same strict
+* the ``message`` of the reply's one choice becomes a :class:`ModelTurn`: its ``tool_calls``
+  in order, arguments parsed by the same strict
   :func:`~agentcore.providers.tool_calls.parse_arguments` as the Responses adapter's, or its
   ``content`` as the final text (:func:`to_chat_model_turn`).
 
@@ -52,7 +52,7 @@ from agentcore.protocol import ModelTurn, ToolCall, ToolSchema
 from agentcore.providers.connection import Connection
 from agentcore.providers.errors import ProviderRequestError, ProviderResponseError
 from agentcore.providers.http import redact, redact_json
-from agentcore.providers.tool_calls import MAX_ARGUMENTS_CHARS, checked_tool_call
+from agentcore.providers.tool_calls import MAX_ARGUMENTS_CHARS, checked_tool_call, unique_calls
 from agentcore.transcript import Message
 
 
@@ -413,6 +413,10 @@ _SHAPE_HINT = (
     "Check that the base URL (DEEPSEEK_BASE_URL for DeepSeek) points at a Chat Completions "
     "API; if it does, run again."
 )
+_UNKNOWN_FINISH_HINT = (
+    "The server stopped for a reason the Chat Completions format does not define; look the "
+    "reason up in that server's documentation, then run again."
+)
 _FINISH_HINTS = {
     "length": "The reply was cut off before the model finished; ask for less, or allow more "
     "output tokens.",
@@ -430,7 +434,7 @@ def to_chat_model_turn(
 ) -> ModelTurn:
     """Translate a chat completion (as JSON) into a :class:`ModelTurn`.
 
-    ``choices[0].message.tool_calls`` become :class:`ToolCall` objects in order (``id`` is
+    The one choice's ``message.tool_calls`` become :class:`ToolCall` objects in order (``id`` is
     the ``call_id``; ``function.arguments`` parsed by
     :func:`~agentcore.providers.tool_calls.parse_arguments`, the same strict rules as the
     Responses adapter); without any, a non-blank ``content`` is the final text. Text said
@@ -443,19 +447,24 @@ def to_chat_model_turn(
     :func:`~agentcore.providers.http.redact`, the adapters' one redaction).
 
     Raises :class:`ProviderResponseError` (with a hint, and ``rejected`` holding the refused
-    ``choices[0].message``, secrets redacted, when there is one) for: no choice; a ``finish_reason``
-    other than ``"stop"`` or ``"tool_calls"`` (``"length"``, ``"content_filter"``,
-    ``"insufficient_system_resource"`` each with their own hint); no tool call and no text
-    (naming a refusal if there is one); a call that is not a function, has an empty id or
-    name, or whose arguments ``parse_arguments`` refuses; and any field of the wrong
-    shape.
+    choices' messages, secrets redacted, when there are any) for: no choice, or more than one
+    (the adapter never sends ``n``, so it does not guess which one counts); a choice whose
+    message is null or not an object; a ``finish_reason`` other than ``"stop"`` or
+    ``"tool_calls"`` (``"length"``, ``"content_filter"``, ``"insufficient_system_resource"``
+    each with their own hint, any other with a hint to look it up in the server's docs); no
+    tool call and no text (naming a refusal if there is one); a call that is not a function,
+    has an empty id or name (or one of another type, named), or whose arguments
+    ``parse_arguments`` refuses; two calls sharing one id; and any field of the wrong shape.
     """
     secrets = tuple(secrets)
     name = f"Chat completion {redact(repr(completion.get('id', '?')), secrets, limit=60)}"
     choices = completion.get("choices")
-    first = choices[0] if isinstance(choices, list) and choices else None
-    message = first.get("message") if isinstance(first, Mapping) else None
-    rejected = (redact_json(message, secrets),) if isinstance(message, Mapping) else ()
+    messages = [
+        choice.get("message")
+        for choice in (choices if isinstance(choices, list) else ())
+        if isinstance(choice, Mapping)
+    ]
+    rejected = tuple(redact_json(m, secrets) for m in messages if isinstance(m, Mapping))
     failure: ProviderResponseError
     try:
         return _to_turn(name, completion, max_arguments_chars, secrets)
@@ -474,24 +483,28 @@ def to_chat_model_turn(
 def _to_turn(
     name: str, completion: Mapping[str, Any], max_arguments_chars: int, secrets: tuple[str, ...]
 ) -> ModelTurn:
-    choices = completion.get("choices")
-    if not isinstance(choices, list) or not choices:
-        raise ProviderResponseError(f"{name} holds no choice.", hint=_SHAPE_HINT)
-    choice = choices[0]
+    choice = _only_choice(name, completion.get("choices"))
     message = choice.get("message")
+    if message is None:
+        what = "whose message is null" if "message" in choice else "without a message"
+        raise ProviderResponseError(f"{name} has a choice {what}.", hint=_SHAPE_HINT)
     if not isinstance(message, Mapping):
-        raise ProviderResponseError(f"{name} has a choice without a message.", hint=_SHAPE_HINT)
+        kind = type(message).__name__
+        raise ProviderResponseError(
+            f"{name} has a choice whose message is a {kind}, not an object.", hint=_SHAPE_HINT
+        )
     finish_reason = choice.get("finish_reason")
     if finish_reason not in ("stop", "tool_calls"):
         shown = redact(repr(finish_reason), secrets, limit=60)
         raise ProviderResponseError(
             f"{name} stopped with finish_reason {shown}, not 'stop' or 'tool_calls'.",
-            hint=_FINISH_HINTS.get(str(finish_reason), _SHAPE_HINT),
+            hint=_FINISH_HINTS.get(str(finish_reason), _UNKNOWN_FINISH_HINT),
         )
     raw_calls = message.get("tool_calls") or []
     if not isinstance(raw_calls, list):
         raise TypeError(f"tool_calls is a {type(raw_calls).__name__}, not a list")
     calls = [_tool_call(call, max_arguments_chars, secrets) for call in raw_calls]
+    unique_calls(calls, noun="tool call", id_label="id")
     text, thought = message.get("content"), message.get("reasoning_content")
     for field, value in (("content", text), ("reasoning_content", thought)):
         if value is not None and not isinstance(value, str):
@@ -515,6 +528,24 @@ def _to_turn(
         f"{name} holds no tool call and no text.",
         hint="The model produced nothing the runtime can act on; run again.",
     )
+
+
+def _only_choice(name: str, choices: object) -> Mapping[str, Any]:
+    """The one choice of a reply; the adapter never asks for more (``n`` is not sent), so a
+    reply with several is refused rather than read by position."""
+    if not isinstance(choices, list) or not choices:
+        raise ProviderResponseError(f"{name} holds no choice.", hint=_SHAPE_HINT)
+    if len(choices) > 1:
+        raise ProviderResponseError(
+            f"{name} holds {len(choices)} choices; the adapter asks for one and cannot tell "
+            "which the runtime should act on.",
+            hint="Check that nothing between the adapter and the server adds n= to the "
+            "request (a proxy, a server default); the turn was rejected.",
+        )
+    choice = choices[0]
+    if not isinstance(choice, Mapping):
+        raise TypeError(f"a choice is a {type(choice).__name__}, not an object")
+    return choice
 
 
 def _tool_call(call: Any, max_arguments_chars: int, secrets: tuple[str, ...]) -> ToolCall:

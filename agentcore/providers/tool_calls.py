@@ -78,6 +78,26 @@ def checked_tool_call(
     )
 
 
+def unique_calls(calls: list[ToolCall], *, noun: str, id_label: str) -> tuple[ToolCall, ...]:
+    """The calls of one reply, refused when two share an id (both adapters).
+
+    A repeated id cannot pair each call with its own observation (chapter 4.1: ``call_id``
+    is unique in a run). Raises :class:`ProviderResponseError` naming the id, so that the
+    adapter attaches the reply to ``rejected`` and the runtime records it; the ids are
+    already redacted.
+    """
+    seen: set[str] = set()
+    for call in calls:
+        if call.call_id in seen:
+            raise ProviderResponseError(
+                f"Two {noun}s of the reply share the {id_label} {call.call_id!r}.",
+                hint="Their observations could not be told apart; the turn was rejected, "
+                "run again.",
+            )
+        seen.add(call.call_id)
+    return tuple(calls)
+
+
 def _what(value: object, label: str, secrets: tuple[str, ...]) -> str:
     """What is wrong with an id or a name that is not a non-empty string: ``an empty id`` for
     a blank or missing one, else its JSON type (an integer id is not an empty id)."""
