@@ -8,6 +8,8 @@ what reached a handler, the transcript, the trace and the typed error, and what 
 from __future__ import annotations
 
 import json
+import urllib.error
+import urllib.request
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -27,7 +29,7 @@ from agentcore import (
     build_tools,
 )
 from agentcore.course.offline_replies import weather_script
-from agentcore.providers.local_chat_server import LocalChatServer
+from agentcore.providers.local_chat_server import THINKING_400, LocalChatServer
 from agentcore.providers.local_server import (
     LocalResponsesServer,
     LoopbackServer,
@@ -231,3 +233,121 @@ def test_an_event_stream_to_the_responses_adapter_is_named_too() -> None:
     ):
         AgentRuntime(ADAPTERS["responses"][1](server.base_url), build_tools()).run("Hi")
     assert "is an event stream" in str(caught.value)
+
+
+# --- 3. thinking mode replays what DeepSeek requires ----------------------------------------
+
+
+def thinking_reply(reasoning_content: Any) -> Reply:
+    message: dict[str, Any] = {"role": "assistant", "content": None, "tool_calls": [CALL]}
+    if reasoning_content is not None:
+        message["reasoning_content"] = reasoning_content
+    return Reply(
+        raw_body=chat_body([{"index": 0, "message": message, "finish_reason": "tool_calls"}])
+    )
+
+
+@pytest.mark.parametrize("adapter", ["deepseek-chat", "generic-deepseek-profile"])
+def test_an_empty_reasoning_beside_tool_calls_is_refused_before_any_handler_runs(
+    adapter: str,
+) -> None:
+    ran: list[str] = []
+    weather = build_tools()[0]
+    tool = Tool(
+        weather.name, weather.description, weather.arguments_model, lambda city: ran.append(city)
+    )
+    with LocalChatServer([thinking_reply("")], thinking=True) as server:
+        model = (
+            DeepSeekChatModel("deepseek-flash", api_key=KEY, base_url=server.base_url)
+            if adapter == "deepseek-chat"
+            else OpenAICompatibleChatModel(
+                "deepseek-flash", api_key=KEY, base_url=server.base_url, profile="deepseek"
+            )
+        )
+        with pytest.raises(ProviderError) as caught:
+            AgentRuntime(model, [tool]).run("Tokyo?")
+    assert ran == []
+    assert "with an empty reasoning_content" in str(caught.value)
+    assert "reasoning_effort='none'" in caught.value.hint
+    assert caught.value.messages[-1]["rejected"][0]["reasoning_content"] == ""
+    assert len(server.requests) == 1  # nothing was sent that DeepSeek would refuse
+
+
+def test_with_thinking_off_an_empty_reasoning_is_not_refused() -> None:
+    with LocalChatServer([thinking_reply(""), Reply(output=(message("Done."),))]) as server:
+        model = DeepSeekChatModel(
+            "deepseek-flash", api_key=KEY, base_url=server.base_url, reasoning_effort="none"
+        )
+        result = AgentRuntime(model, build_tools()).run("Tokyo?")
+    assert result.answer == "Done."
+
+
+def test_a_transcript_missing_one_reasoning_is_refused_before_it_is_sent() -> None:
+    with LocalChatServer(weather_script(), thinking=True) as server:
+        model = DeepSeekChatModel("deepseek-flash", api_key=KEY, base_url=server.base_url)
+        result = AgentRuntime(model, build_tools()).run("Tokyo?")
+        transcript = [dict(entry) for entry in result.messages]
+        del transcript[-1]["provider_items"]  # the final answer's reasoning, lost
+        sent = len(server.requests)
+        with pytest.raises(ProviderError) as caught:
+            model.generate([*transcript, {"role": "user", "content": "And Paris?"}], [])
+    assert f"Transcript message {len(transcript) - 1}" in str(caught.value)
+    assert "nothing was sent" in str(caught.value)
+    assert len(server.requests) == sent
+
+
+def post_chat(server: LocalChatServer, messages: list[dict[str, Any]]) -> tuple[int, str]:
+    """POST ``messages`` to the server as they are (no adapter in between)."""
+    body = json.dumps({"model": "deepseek-flash", "messages": messages}).encode()
+    request = urllib.request.Request(
+        server.base_url + "/chat/completions",
+        data=body,
+        headers={"Content-Type": "application/json", "Authorization": f"Bearer {KEY}"},
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=5) as answer:
+            return answer.status, answer.read().decode()
+    except urllib.error.HTTPError as refused:
+        return refused.code, refused.read().decode()
+
+
+@pytest.mark.parametrize("final_reasoning", [None, "", "Enough to answer."])
+def test_the_thinking_server_wants_the_final_answers_reasoning_of_a_tool_calling_turn(
+    final_reasoning: str | None,
+) -> None:
+    call = {
+        "role": "assistant",
+        "content": None,
+        "reasoning_content": "Look.",
+        "tool_calls": [CALL],
+    }
+    final: dict[str, Any] = {"role": "assistant", "content": "Tokyo is 18.0°C."}
+    if final_reasoning is not None:
+        final["reasoning_content"] = final_reasoning
+    history = [
+        {"role": "user", "content": "Tokyo?"},
+        call,
+        {"role": "tool", "tool_call_id": "call-1", "content": "{}"},
+        final,
+        {"role": "user", "content": "And Paris?"},
+    ]
+    with LocalChatServer(
+        [Reply(output=(message("Paris."),))], api_key=KEY, thinking=True
+    ) as server:
+        status, said = post_chat(server, history)
+    if final_reasoning:
+        assert status == 200, said
+    else:
+        assert (status, THINKING_400 in said) == (400, True)
+
+
+def test_the_thinking_server_needs_no_reasoning_for_a_turn_without_tool_calls() -> None:
+    greeting = [
+        {"role": "user", "content": "Hi"},
+        {"role": "assistant", "content": "Hello."},
+        {"role": "user", "content": "Hi again"},
+    ]
+    with LocalChatServer(
+        [Reply(output=(message("Hello."),))], api_key=KEY, thinking=True
+    ) as server:
+        assert post_chat(server, greeting)[0] == 200

@@ -57,8 +57,10 @@ STATUS_HINTS: dict[int | str, tuple[str, str]] = {
     ),
     "reasoning dropped": (
         "The provider wants its reasoning back (thinking mode)",
-        "A reply's reasoning item must be sent back in place with the tool calls; keep the "
-        "transcript's provider_items, or turn thinking off with reasoning_effort='none'.",
+        "Every reply of a user turn in which the model called tools must come back with its "
+        "reasoning (reasoning_content, or the reasoning item in place); a transcript made "
+        "with thinking off, by another model or edited by hand lacks it. Continue it with "
+        "thinking off (reasoning_effort='none'), or start a new transcript.",
     ),
     401: (
         "The provider refused the API key",

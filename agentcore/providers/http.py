@@ -325,8 +325,8 @@ class BoundedTransport(httpx2.BaseTransport):
         return ProviderResponseError(
             f"The reply from {self._where(request)} cannot be read: "
             f"{redact(problem, self._secrets)}.",
-            hint=hint or "Check that the base URL points at the provider's API; if it does, "
-            "run again.",
+            hint=hint
+            or "Check that the base URL points at the provider's API; if it does, run again.",
         )
 
 
