@@ -23,6 +23,7 @@ from agentcore import (
     Model,
     OpenAICompatibleChatModel,
     ProviderError,
+    ProviderRequestError,
     Tool,
     ToolArgumentsError,
     UnknownToolError,
@@ -37,6 +38,7 @@ from agentcore.providers.local_server import (
     function_call,
     message,
 )
+from agentcore.providers.provider_items import chat_extras, item_text
 
 KEY = "sk-faults-test-9c1d2e3f4a5b"
 """A made-up key the scripted model echoes: no text the adapters keep may hold it."""
@@ -351,3 +353,82 @@ def test_the_thinking_server_needs_no_reasoning_for_a_turn_without_tool_calls() 
         [Reply(output=(message("Hello."),))], api_key=KEY, thinking=True
     ) as server:
         assert post_chat(server, greeting)[0] == 200
+
+
+# --- 5. one transcript, every adapter -------------------------------------------------------
+
+THINKING_ADAPTERS: dict[str, tuple[type[LoopbackServer], AdapterFactory]] = {
+    "responses": ADAPTERS["responses"],
+    "deepseek-chat": ADAPTERS["deepseek-chat"],
+    "generic-chat": (
+        LocalChatServer,
+        lambda url: OpenAICompatibleChatModel(
+            "deepseek-flash", api_key=KEY, base_url=url, profile="deepseek"
+        ),
+    ),
+}
+
+
+def made_by(maker: str) -> list[dict[str, Any]]:
+    """The runtime's transcript of the weather task played in thinking mode through ``maker``."""
+    server_type, build = THINKING_ADAPTERS[maker]
+    with server_type(weather_script(), thinking=True) as server:
+        result = AgentRuntime(build(server.base_url), build_tools()).run("Tokyo?")
+    return [dict(entry) for entry in result.messages]
+
+
+def reasoning_of(transcript: list[dict[str, Any]]) -> list[str]:
+    """The reasoning each assistant message of ``transcript`` carries, whoever wrote it."""
+    return [
+        chat_extras(entry.get("provider_items"), index).get("reasoning_content", "")
+        for index, entry in enumerate(transcript)
+        if entry["role"] == "assistant"
+    ]
+
+
+def sent_reasoning(receiver: str, body: dict[str, Any]) -> list[str]:
+    """The reasoning a request sent back, in order, in the receiver's wire format."""
+    if receiver == "responses":
+        return [item_text(item) for item in body["input"] if item["type"] == "reasoning"]
+    return [m.get("reasoning_content", "") for m in body["messages"] if m["role"] == "assistant"]
+
+
+@pytest.mark.parametrize("receiver", THINKING_ADAPTERS)
+@pytest.mark.parametrize("maker", THINKING_ADAPTERS)
+def test_a_transcript_made_by_any_adapter_continues_through_every_adapter(
+    maker: str, receiver: str
+) -> None:
+    transcript = made_by(maker)
+    thoughts = reasoning_of(transcript)
+    assert len(thoughts) == 3 and all(thoughts)  # two tool-call turns and the final answer
+    server_type, build = THINKING_ADAPTERS[receiver]
+    later = [*transcript, {"role": "user", "content": "And Paris?"}]
+    with server_type([Reply(output=(message("Paris is 12.0°C."),))], thinking=True) as server:
+        turn = build(server.base_url).generate(later, [tool.schema() for tool in build_tools()])
+    assert turn.final_text == "Paris is 12.0°C."  # the thinking server accepted the history
+    body = server.requests[0].body
+    assert sent_reasoning(receiver, body) == thoughts  # every reasoning, in its place
+    if receiver == "responses":
+        assert all(isinstance(item.get("type"), str) for item in body["input"])
+
+
+@pytest.mark.parametrize(
+    ("receiver", "item", "said"),
+    [
+        ("responses", {"thought": "x"}, "provider item 0 with the keys ['thought']"),
+        ("deepseek-chat", {"thought": "x"}, "provider item 0 with the keys ['thought']"),
+        ("deepseek-chat", {"type": "web_search_call"}, "provider item 0 of type 'web_search_call'"),
+        ("generic-chat", "just text", "provider item 0, a str, not an object"),
+    ],
+)
+def test_a_provider_item_no_adapter_wrote_is_refused_before_anything_is_sent(
+    receiver: str, item: Any, said: str
+) -> None:
+    transcript = made_by("deepseek-chat")
+    transcript[1]["provider_items"] = [item]
+    server_type, build = THINKING_ADAPTERS[receiver]
+    with server_type([], thinking=True) as server, pytest.raises(ProviderRequestError) as caught:
+        build(server.base_url).generate(transcript, [])
+    assert f"Transcript message 1 holds {said}" in str(caught.value)
+    assert "nothing was sent" in str(caught.value)
+    assert server.requests == []
