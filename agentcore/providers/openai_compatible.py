@@ -65,9 +65,11 @@ class ChatProfile:
     ``"strict": true`` on a function tool, so the adapter may send it when asked
     (``strict=True``); for a server that does not, asking is a ``ValueError`` before anything
     is sent, and the runtime's own validation of every call's arguments holds either way;
-    ``replays_reasoning_content``: the ``reasoning_content`` a reply carried beside its tool
-    calls is sent back on that assistant message (DeepSeek's thinking mode answers 400 without
-    it); when ``False`` it is kept in the transcript's ``provider_items`` but not sent;
+    ``replays_reasoning_content``: the ``reasoning_content`` of every reply of a user turn in
+    which the model called tools is sent back on that assistant message (DeepSeek's thinking
+    mode answers 400 without it), and the server is taken to think (a tool-call reply with an
+    empty one is refused); when ``False`` it is kept in the transcript's ``provider_items``
+    but not sent;
     ``docs``: the pages the profile was written from.
 
     The later quirk work adds its fields here (arguments as JSON objects, calls written as
@@ -90,8 +92,9 @@ DEEPSEEK = ChatProfile(
     ),
 )
 """DeepSeek: ``strict`` is a documented beta (beta base URL, every function strict, Tool Calls
-guide); in thinking mode the ``reasoning_content`` of a tool-calling turn must be sent back
-(HTTP 400 otherwise, Thinking Mode guide)."""
+guide); in thinking mode (on by default) the ``reasoning_content`` of every assistant message
+of a user turn in which the model called tools must be sent back in all later requests (HTTP
+400 otherwise, Thinking Mode guide)."""
 
 OLLAMA = ChatProfile(
     name="ollama",
