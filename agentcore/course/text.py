@@ -204,7 +204,10 @@ def _explain_status(error: BaseException, message: str, language: Language) -> s
     if language == "en":
         return message
     status = getattr(error, "status_code", None)
-    if isinstance(status, int) and 500 <= status <= 599:
+    kind = getattr(error, "kind", None)  # a 400 with its own cause ("reasoning dropped", ...)
+    if isinstance(kind, str) and f"provider status.{kind}" in _catalog("en"):
+        hint_key = f"provider status.{kind}"
+    elif isinstance(status, int) and 500 <= status <= 599:
         hint_key = "provider status.5xx"
     elif f"provider status.{status}" in _catalog("en"):
         hint_key = f"provider status.{status}"
