@@ -14,6 +14,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from agentcore import (
     AgentRuntime,
@@ -350,6 +352,20 @@ def test_redact_removes_the_userinfo_of_every_url_and_keeps_the_rest() -> None:
     assert redact(redact(f"http://u:{PASSWORD}@h")) == "http://<redacted>@h"
     cut = redact("x" * 190 + f" https://u:{PASSWORD}@h")
     assert PASSWORD[:6] not in cut  # redacted before the cut, so no start of it survives
+
+
+# RFC 3986 userinfo: unreserved, percent-encoded, sub-delims and ":" (no "/", "?", "#", "@").
+USERINFO = st.text(st.sampled_from("abcXYZ019-._~!$&()*+,;=:%"), min_size=6, max_size=30).filter(
+    lambda text: "redacted" not in text
+)
+
+
+@given(userinfo=USERINFO, scheme=st.sampled_from(["http", "https", "socks5h"]), before=st.text())
+def test_no_userinfo_of_any_url_survives_redact(userinfo: str, scheme: str, before: str) -> None:
+    url = f"{scheme}://{userinfo}@proxy.example:8080/v1?x=1"
+    said = redact(f"{before} {url} end", limit=None)
+    assert f"{scheme}://<redacted>@proxy.example:8080/v1?x=1 end" in said
+    assert userinfo not in said.replace(before, "", 1)
 
 
 @pytest.mark.parametrize("what", ["repr", "connection", "timeout", "response"])
