@@ -474,3 +474,21 @@ def test_a_base_url_that_is_no_url_is_a_settings_error() -> None:
     assert caught.value.variable == "base_url"
     assert PASSWORD not in "".join(texts_of(caught.value))
     assert "DEEPSEEK_BASE_URL" in caught.value.hint
+
+
+def test_a_settings_error_round_trips_through_pickle_and_copy(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import copy
+    import pickle
+
+    error = settings_error(monkeypatch, SSL_CERT_FILE="/nowhere/bundle.pem")
+    for twin in (pickle.loads(pickle.dumps(error)), copy.copy(error), copy.deepcopy(error)):
+        assert type(twin) is ProviderSettingsError and twin == error
+        assert (twin.variable, twin.value, twin.problem, twin.hint, str(twin)) == (
+            error.variable,
+            error.value,
+            error.problem,
+            error.hint,
+            str(error),
+        )
