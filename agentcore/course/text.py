@@ -148,7 +148,7 @@ _TEXT: Mapping[str, tuple[str, str]] = {
         "rows marked ▶ were added by the last step",
         "标有 ▶ 的行是上一步新增的",
     ),
-    # --- widgets (lessons 01 and 06) --------------------------------------------------------
+    # --- widgets (lesson 01 and lesson 06's appendix) ---------------------------------------
     "widget.step": ("Step", "单步"),
     "widget.step tip": (
         "Advance one model turn: AgentRun.step()",

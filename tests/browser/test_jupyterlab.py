@@ -4,8 +4,8 @@ Unit tests drive the widgets from Python; only a browser shows whether JupyterLa
 and the kernel's ipywidgets agree ("Error displaying widget", "Loading widget..." forever).
 For each language: lesson 01 runs all its cells and its stepper is clicked until the final
 answer shows, one model turn per click; lesson 06's appendix runs and one experiment is run
-from its panel. In lesson 00's learner notebook a learner answers an exercise and sees its check print
-``✔``, then picks a wrong quiz choice and sees its explanation. Screenshots go to
+from its panel. In lesson 00's learner notebook a learner answers an exercise and sees its
+check print ``✔``, then picks a wrong quiz choice and sees its explanation. Screenshots go to
 ``artifacts/browser/`` (ignored by git).
 """
 
