@@ -99,7 +99,7 @@ def test_the_giveaway_rule_catches_the_old_pattern_and_passes_a_varied_quiz() ->
         question(["wrong but long", "no", "nah", "right"], 3),
     ]
     assert giveaways(varied) == []
-    assert giveaways(varied + [question(["right, longest", "no"], 0)]) == [
+    assert giveaways([*varied, question(["right, longest", "no"], 0)]) == [
         "the right choice is the longest in 3 of 6 questions"
     ]
 
