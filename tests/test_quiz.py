@@ -113,10 +113,22 @@ def test_review_quiz_shuffles_the_choices_and_keeps_every_question_and_feedback(
     assert 'data-shuffleanswers="True"' in html  # jupyterquiz shuffles in the browser
     assert 'data-shufflequestions="False"' in html  # the questions keep the lesson's numbering
     for item in quiz.questions("02", "zh-CN"):
-        assert json.dumps(item["question"]) in script
+        assert json.dumps(quiz.as_html(item["question"])) in script
         for choice in item["choices"]:
-            assert json.dumps(choice["answer"]) in script
-            assert json.dumps(choice["feedback"]) in script
+            assert json.dumps(quiz.as_html(choice["answer"])) in script
+            assert json.dumps(quiz.as_html(choice["feedback"])) in script
+    # jupyterquiz shows these strings as HTML: code spans as <code>, no backtick left to read.
+    assert json.dumps("<code>round_to</code>")[1:-1] in script
+
+
+def test_quiz_text_becomes_html_with_code_spans_and_nothing_left_to_interpret() -> None:
+    assert quiz.as_html('`extra="forbid"` refuses `round_to`') == (
+        '<code>extra="forbid"</code> refuses <code>round_to</code>'
+    )
+    assert quiz.as_html("`a < b` & <b>bold</b>") == (
+        "<code>a &lt; b</code> &amp; &lt;b&gt;bold&lt;/b&gt;"
+    )
+    assert quiz.as_html("no code here") == "no code here"
 
 
 def language_of(path: Path) -> str:

@@ -15,7 +15,9 @@ cells hold the same questions and, in ``<details>``, the model answers
 
 from __future__ import annotations
 
+import html
 import json
+import re
 from importlib import resources
 from typing import Any
 
@@ -35,14 +37,31 @@ def questions(lesson: str, language: str | None = None) -> list[dict[str, Any]]:
     return data[language]
 
 
+CODE_SPAN = re.compile(r"`([^`]+)`")
+
+
+def as_html(text: str) -> str:
+    """``text`` (plain text with Markdown ```code``` spans) as the HTML jupyterquiz shows.
+
+    jupyterquiz puts a question, an answer and a feedback into the page as HTML (``innerHTML``
+    in its ``multiple_choice.js``), so the text is escaped (``<`` and ``&`` stay text) and each
+    code span becomes ``<code>``; without this a learner would read the backticks.
+    """
+    return CODE_SPAN.sub(r"<code>\1</code>", html.escape(text, quote=False))
+
+
 def as_jupyterquiz(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The questions in jupyterquiz's format (multiple choice, one answer right)."""
+    """The questions in jupyterquiz's format (multiple choice, one answer right), as HTML."""
     return [
         {
-            "question": item["question"],
+            "question": as_html(item["question"]),
             "type": "multiple_choice",
             "answers": [
-                {"answer": c["answer"], "correct": c["correct"], "feedback": c["feedback"]}
+                {
+                    "answer": as_html(c["answer"]),
+                    "correct": c["correct"],
+                    "feedback": as_html(c["feedback"]),
+                }
                 for c in item["choices"]
             ],
         }
