@@ -29,6 +29,7 @@ from pydantic_core import ValidationError
 
 from agentcore.errors import ToolArgumentsError, ToolExecutionError, UnknownToolError
 from agentcore.protocol import ToolCall, ToolSchema
+from agentcore.strict_schema import strict_json_schema
 from agentcore.transcript import FrozenDict, FrozenList, freeze
 
 if TYPE_CHECKING:  # pydantic.BaseModel loads on the first Tool: `import agentcore` stays light
@@ -60,9 +61,10 @@ class Tool:
     built, not in the middle of a run.
 
     Raises ``ValueError`` (bad name, blank description) or ``TypeError`` at construction: not
-    a ``BaseModel`` subclass; an arguments model that cannot be shown as a strict schema
-    (the message names the field, see :func:`strict_json_schema`); a handler that is not
-    callable, does not accept the model's fields, or is asynchronous.
+    a ``BaseModel`` subclass; an arguments model that cannot be shown exactly as a strict
+    schema (:class:`~agentcore.strict_schema.StrictSchemaError`, naming the tool, the field,
+    the construct and what to use instead); a handler that is not callable, does not accept
+    the model's fields, or is asynchronous.
     """
 
     name: str
@@ -73,7 +75,7 @@ class Tool:
     def __post_init__(self) -> None:
         _check_tool(self)
         # Built once: what every model turn shows, read-only.
-        parameters = strict_json_schema(self.arguments_model)
+        parameters = strict_json_schema(self.arguments_model, self.name)
         schema = {"name": self.name, "description": self.description, "parameters": parameters}
         object.__setattr__(self, "_schema", freeze(schema, "schema"))
 
@@ -228,134 +230,6 @@ def observation_text(tool: str, result: Any, call_id: str | None = None) -> str:
 
 _OBSERVATION_JSON = json.JSONEncoder(ensure_ascii=False, allow_nan=False)
 """``json.dumps(..., ensure_ascii=False, allow_nan=False)``, built once (a run calls it often)."""
-
-
-def strict_json_schema(model: type[BaseModel]) -> dict[str, Any]:
-    """Return the strict JSON Schema of an arguments model: what a strict provider is shown.
-
-    Input: a pydantic ``BaseModel`` subclass. Output: pydantic's JSON Schema for it
-    (validation mode), changed so that strict function calling accepts it and it agrees with
-    strict JSON validation: every property of every object is ``required`` (a field with a
-    default too: the model must send it; the validator still accepts it missing), no
-    ``"default"`` keys, and a ``$ref`` that has sibling keywords is inlined. The model is
-    not changed; each call returns a new dict.
-
-    Raises ``TypeError`` naming the field when the model cannot be shown strictly: an object
-    that allows keys it does not name (a model without ``extra="forbid"``, a
-    ``dict[str, ...]`` field), an alias the validator reads differently from the schema
-    (``AliasChoices``, ``AliasPath``, ``populate_by_name``/``validate_by_name`` or
-    ``validate_by_alias=False`` beside an alias), or a schema pydantic cannot generate. A
-    recursive model is shown with ``$ref`` into ``$defs``. Source: the strict-mode
-    rules of OpenAI-compatible function calling (every key required, additionalProperties
-    false, no defaults).
-    """
-    try:
-        schema = model.model_json_schema()
-    except Exception as error:
-        raise TypeError(f"{model.__name__} has no JSON Schema: {error}") from None
-    definitions = schema.get("$defs", {})
-    try:
-        _check_aliases(model, (), set())
-        strict: dict[str, Any] = _strict_node(schema, definitions, ())
-    except _NotStrict as problem:
-        raise TypeError(f"{model.__name__} cannot be shown as a strict schema: {problem}") from None
-    if strict.get("type") != "object":  # a recursive model's top $ref is inlined above
-        raise TypeError(f"{model.__name__}: the arguments must be a JSON object")
-    return strict
-
-
-class _NotStrict(Exception):
-    """Where and why a schema cannot be made strict."""
-
-
-def _strict_node(
-    node: Any,
-    definitions: Mapping[str, Any],
-    where: tuple[str, ...],
-    inlining: frozenset[str] = frozenset(),
-) -> Any:
-    """Return a strict copy of one schema node; ``where`` is the field path for messages.
-
-    ``inlining`` holds the definitions being inlined around this node: a recursive model
-    refers to itself, and inlining that reference again would never end, so it stays a plain
-    ``$ref`` (its sibling keywords, a description or a default, are dropped).
-    """
-    if isinstance(node, list):
-        return [_strict_node(item, definitions, where, inlining) for item in node]
-    if not isinstance(node, dict):
-        return node
-    if "$ref" in node and len(node) > 1:  # a $ref beside a description: inline it
-        name = node["$ref"].rsplit("/", 1)[-1]
-        if name in inlining:
-            return {"$ref": node["$ref"]}
-        siblings = {key: value for key, value in node.items() if key != "$ref"}
-        node = {**definitions[name], **siblings}
-        inlining = inlining | {name}
-    strict: dict[str, Any] = {}
-    for key, value in node.items():
-        if key == "default":
-            continue
-        if key == "properties":
-            strict[key] = {
-                field: _strict_node(sub, definitions, (*where, field), inlining)
-                for field, sub in value.items()
-            }
-        elif key == "$defs":
-            strict[key] = {
-                name: _strict_node(sub, definitions, (name,)) for name, sub in value.items()
-            }
-        else:
-            strict[key] = _strict_node(value, definitions, where, inlining)
-    if strict.get("type") == "object" or "properties" in strict:
-        if strict.get("additionalProperties") is not False:
-            place = f"field {'.'.join(where)!r}" if where else "the arguments"
-            raise _NotStrict(
-                f"{place} allow(s) keys that the schema does not name; use a model with "
-                "model_config = ConfigDict(extra='forbid') instead of a dict or an open model"
-            )
-        strict["required"] = list(strict.get("properties", {}))
-    return strict
-
-
-def _check_aliases(model: type[BaseModel], where: tuple[str, ...], seen: set[type]) -> None:
-    """Refuse aliases the validator reads differently from the schema, in nested models too.
-
-    The schema names a field by its alias only; ``AliasChoices`` and ``AliasPath`` validate
-    other keys (or nested ones), and ``populate_by_name``/``validate_by_name`` also accepts
-    the field's own name: keys the strict schema forbids, or a shape it does not show.
-    """
-    from pydantic import AliasChoices, AliasPath, BaseModel
-
-    if model in seen:
-        return
-    seen.add(model)
-    by_name = model.model_config.get("validate_by_name") or model.model_config.get(
-        "populate_by_name"
-    )
-    for name, info in model.model_fields.items():
-        path = (*where, name)
-        alias = info.validation_alias if info.validation_alias is not None else info.alias
-        if isinstance(alias, AliasChoices | AliasPath):
-            raise _NotStrict(
-                f"field {'.'.join(path)!r} has a validation alias of several keys or a path "
-                f"({type(alias).__name__}), which the schema cannot show; use one alias"
-            )
-        if model.model_config.get("validate_by_alias") is False and alias not in (None, name):
-            raise _NotStrict(
-                f"field {'.'.join(path)!r} validates only by its name {name!r} "
-                f"(validate_by_alias=False), but the schema names it {alias!r}"
-            )
-        if by_name and alias is not None and alias != name:
-            raise _NotStrict(
-                f"field {'.'.join(path)!r} also validates by its name {name!r} "
-                f"(validate_by_name), which the schema, naming only {alias!r}, forbids"
-            )
-        pending: list[Any] = [info.annotation]
-        while pending:
-            kind = pending.pop()
-            if isinstance(kind, type) and issubclass(kind, BaseModel):
-                _check_aliases(kind, path, seen)
-            pending += list(getattr(kind, "__args__", ()) or ())
 
 
 def _check_tool(tool: Tool) -> None:

@@ -30,7 +30,7 @@ from pydantic import BaseModel, ValidationError
 
 import agentcore
 from agentcore import Tool
-from agentcore.tools import strict_json_schema
+from agentcore.strict_schema import strict_json_schema
 
 ROOT = Path(__file__).resolve().parents[1]
 TEST_MODULES = ("test_runtime_contract", "test_runtime", "test_tools", "test_deepseek")
