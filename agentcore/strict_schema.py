@@ -215,7 +215,9 @@ class _Walk:
                 where, f"of the type {kind!r}", "use one type per field, or a Union (anyOf)"
             )
         kept = _ANNOTATIONS | {"type"} | (_KEPT_BY_TYPE[kind] if kind else {"enum"})
-        for keyword in node:
+        # In the order of _INSTEAD first: a tuple's prefixItems says more than its minItems.
+        order = list(_INSTEAD)
+        for keyword in sorted(node, key=lambda k: order.index(k) if k in order else len(order)):
             if keyword not in kept:
                 construct, instead = _INSTEAD.get(
                     keyword,

@@ -436,6 +436,14 @@ _TEXT: Mapping[str, tuple[str, str]] = {
         "{message}",
         "Provider（模型服务商）的 Adapter（适配器）出错了。",
     ),
+    "typed error.StrictSchemaError": (
+        "The tool was not built: in its arguments model, {field} cannot be shown exactly as a "
+        "strict JSON Schema, so the model would be shown something other than what the "
+        "validator checks. Change that field as the message says.",
+        "Tool（工具）没有建成：参数模型中的 {field} 无法精确地写成"
+        "严格模式（strict）的 JSON Schema，模型看到的 Schema 就会和校验规则不一致。"
+        "请按错误信息的提示修改这个字段。",
+    ),
     "typed error.ModelError": (
         "The model itself failed while producing a turn; the original exception is the cause.",
         "模型在生成这一轮时自己出错了；原始异常保存在 __cause__ 里。",
@@ -1140,10 +1148,18 @@ def explain(error: BaseException, language: Language | None = None) -> str:
             registered=", ".join(getattr(error, "registered", ())) or "-",
             tool=getattr(error, "tool", ""),
             turns=getattr(error, "model_turns", 0),
+            field=_field_phrase(getattr(error, "field", ""), language),
         )
     if not isinstance(error, Exception):  # KeyboardInterrupt, SystemExit: a run interrupted
         return phrase("typed error.interrupted", language, type=type(error).__name__)
     return phrase("typed error.other", language, type=type(error).__name__)
+
+
+def _field_phrase(field: str, language: Language) -> str:
+    """A field path for an explanation; ``""`` is the arguments object itself."""
+    if field:
+        return f"the field '{field}'" if language == "en" else f"字段 '{field}'"
+    return "the arguments object" if language == "en" else "参数对象本身"
 
 
 def _explain_configuration(message: str, language: Language) -> str:
