@@ -95,7 +95,9 @@ class Tool:
         The arguments are validated as the JSON data they are, in pydantic's strict JSON mode
         (``model_validate_json(..., strict=True)``): ``"2026-01-01"`` is a valid ``date`` and
         ``"C"`` a valid enum value, as the schema says, while ``"3"`` is not an ``int``. As in
-        JSON Schema, a number with a zero fraction (``3.0``) is the integer ``3``.
+        JSON Schema, a number with a zero fraction (``3.0``) is the integer ``3``, but only
+        within ±(2**53 - 1), where a float stands for exactly one integer: ``1e23`` is
+        refused for an ``int`` field (and an ``int | float`` field gets it as a float).
         Returns the model instance, whose values are new, ordinary Python objects.
 
         Raises :class:`ToolArgumentsError` (naming ``call_id`` when given) with pydantic's
@@ -106,7 +108,7 @@ class Tool:
             return self.arguments_model.model_validate_json(text, strict=True)
         except ValidationError as error:
             errors = error.errors(include_url=False, include_context=False)
-            problems = [dict(item) for item in errors]
+            problems = [_said_plainly(dict(item)) for item in errors]
             raise ToolArgumentsError(self.name, problems, call_id=call_id) from error
         except Exception as error:  # not JSON data, or a bug in a custom validator
             problem = {"loc": (), "msg": f"{type(error).__name__}: {error}", "type": "other"}
@@ -282,21 +284,42 @@ def _is_async(handler: Callable[..., Any]) -> bool:
     return False
 
 
+_SAFE_INTEGER = 2**53 - 1
+"""The largest integer a float holds exactly with its neighbours apart (JavaScript's
+``Number.MAX_SAFE_INTEGER``): past it, a float such as ``9007199254740993.0`` has already
+become another integer when the JSON was parsed."""
+
+
 def _integral_numbers_as_ints(value: Any) -> Any:
-    """``value`` with every float that has a zero fraction written as an int.
+    """``value`` with every float that stands for exactly one integer written as an int.
 
     JSON Schema's ``integer`` includes ``3.0`` (JSON itself does not tell 3.0 from 3), and a
     provider may send either; pydantic's strict JSON mode would refuse ``3.0`` for an ``int``
     field, while a ``float`` field takes ``3`` as ``3.0``. So the validator sees what the
-    schema allows (issue 9: the schema and the validator agree).
+    schema allows (issue 9: the schema and the validator agree). A float beyond
+    ``_SAFE_INTEGER`` stays a float (issue 21): ``1e23`` parses to
+    99999999999999991611392, which is not the integer the model wrote, so an ``int`` field
+    refuses it instead of passing on a different number.
     """
-    if isinstance(value, float) and value.is_integer():
+    if isinstance(value, float) and value.is_integer() and abs(value) <= _SAFE_INTEGER:
         return int(value)
     if isinstance(value, Mapping):
         return {key: _integral_numbers_as_ints(item) for key, item in value.items()}
     if isinstance(value, list | tuple):
         return [_integral_numbers_as_ints(item) for item in value]
     return value
+
+
+def _said_plainly(problem: dict[str, Any]) -> dict[str, Any]:
+    """Pydantic's field error, with an integral float too large to be exact explained."""
+    value = problem.get("input")
+    if problem.get("type") == "int_type" and isinstance(value, float) and value.is_integer():
+        problem["type"] = "int_not_exact"
+        problem["msg"] = (
+            f"{value!r} is a float beyond ±(2**53 - 1), which does not stand for exactly one "
+            "integer; send the integer in plain digits"
+        )
+    return problem
 
 
 def _fields(arguments: BaseModel) -> dict[str, Any]:

@@ -328,3 +328,62 @@ def test_a_float_field_still_receives_a_float() -> None:
     validated = tool.validate({"temperature_c": 18.0})
     assert validated.temperature_c == 18.0  # type: ignore[attr-defined]
     assert type(validated.temperature_c) is float  # type: ignore[attr-defined]
+
+
+class Amounts(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    count: int
+    either: int | float = 0
+
+
+def amounts_tool() -> Tool:
+    return Tool("amounts", "Count.", Amounts, lambda count, either: [count, either])
+
+
+@pytest.mark.parametrize("sent", [2.0**53 - 1, -(2.0**53 - 1), 0.0, -0.0, 1e15, 9007199254740991.0])
+def test_an_integral_float_that_stands_for_one_integer_is_that_integer(sent: float) -> None:
+    validated = amounts_tool().validate({"count": sent})
+    assert validated.count == int(sent) and type(validated.count) is int  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    ("written", "became"),
+    [
+        ("1e23", 99999999999999991611392),
+        ("9007199254740993.0", 2**53),  # JSON parsing already made it 2**53
+        ("9007199254740992.0", 2**53),
+        ("-9007199254740992.0", -(2**53)),
+        ("1e300", None),
+    ],
+)
+def test_an_integral_float_too_large_to_be_exact_is_refused_naming_the_field(
+    written: str, became: int | None
+) -> None:
+    # Was: the handler received 99999999999999991611392 for 1e23, 2**53 for 2**53 + 1.0, and a
+    # 301-digit integer for 1e300: numbers the model never sent.
+    arguments = json.loads(f'{{"count": {written}}}')
+    if became is not None:
+        assert int(arguments["count"]) == became
+    with pytest.raises(ToolArgumentsError, match=r"count: .* beyond ±\(2\*\*53 - 1\)") as raised:
+        amounts_tool().validate(arguments)
+    (problem,) = raised.value.errors
+    assert problem["loc"] == ("count",) and problem["type"] == "int_not_exact"
+    assert "plain digits" in problem["msg"]
+
+
+def test_the_integer_in_plain_digits_is_kept_exactly() -> None:
+    for exact in (2**53 + 1, 10**23, -(10**30)):
+        validated = amounts_tool().validate(json.loads(f'{{"count": {exact}}}'))
+        assert validated.count == exact  # type: ignore[attr-defined]
+
+
+def test_an_int_or_float_field_takes_an_exact_integer_as_int_and_a_large_float_as_float() -> None:
+    # The rule for Union[int, float]: the same line as for int. Inside ±(2**53 - 1) an
+    # integral float is the integer; beyond it the value stays the float the model sent.
+    tool = amounts_tool()
+    small = tool.validate({"count": 1, "either": 3.0}).either  # type: ignore[attr-defined]
+    large = tool.validate({"count": 1, "either": 1e23}).either  # type: ignore[attr-defined]
+    half = tool.validate({"count": 1, "either": 2.5}).either  # type: ignore[attr-defined]
+    assert (small, type(small)) == (3, int)
+    assert (large, type(large)) == (1e23, float)
+    assert (half, type(half)) == (2.5, float)
