@@ -72,6 +72,10 @@ class AgentRuntime:
 
     Raises ``TypeError`` for a model without ``generate`` or a non-int budget, ``ValueError``
     for a budget out of range or an unknown policy.
+
+    A run fails with a typed :class:`AgentRuntimeError` that keeps the record: whatever a
+    handler or ``Model.generate`` raises becomes one (:class:`ToolExecutionError`,
+    :class:`ModelError`), except ``KeyboardInterrupt``, which stops the run as Ctrl-C should.
     """
 
     def __init__(
@@ -164,11 +168,19 @@ class AgentRuntime:
             yield RunFailed(step, error)
 
     def _ask_model(self, run: AgentRun) -> ModelTurn:
-        """Take one model turn; it counts even if what comes back is rejected."""
+        """Take one model turn; it counts even if what comes back is rejected.
+
+        Whatever ``Model.generate`` raises becomes the run's typed :class:`ModelError`
+        (``SystemExit``, ``GeneratorExit`` and ``StopIteration`` included), as a handler's
+        failure becomes a :class:`ToolExecutionError`; the one exception is
+        ``KeyboardInterrupt``, which stops the run (status "interrupted").
+        """
         run.model_turns += 1
         try:
             turn = self.model.generate(run.messages, self.registry.schemas())
-        except Exception as error:  # the model failed: a typed error that keeps the record
+        except KeyboardInterrupt:  # Ctrl-C stops the run; it is not the model's failure
+            raise
+        except BaseException as error:  # the model failed: a typed error that keeps the record
             raise _model_failure(run, error)  # noqa: B904 (the helper sets the cause)
         if not isinstance(turn, ModelTurn):
             raise InvalidModelTurnError(
@@ -204,7 +216,7 @@ class AgentRuntime:
         )
 
 
-def _model_failure(run: AgentRun, error: Exception) -> AgentRuntimeError:
+def _model_failure(run: AgentRun, error: BaseException) -> AgentRuntimeError:
     """The error a run fails with when ``Model.generate`` raised ``error``.
 
     A model's own typed error (a provider error, a script that ran out) keeps its type; when

@@ -206,6 +206,30 @@ def test_a_handler_that_calls_sys_exit_is_a_tool_execution_error(policy: Any) ->
         assert json.loads(result.messages[2]["content"])["error"] == "ToolExecutionError"
 
 
+@pytest.mark.parametrize(
+    "raised", [SystemExit(3), GeneratorExit("closed"), StopIteration("empty"), ValueError("x")]
+)
+def test_whatever_the_model_raises_but_ctrl_c_is_a_model_error_with_the_record(
+    raised: BaseException,
+) -> None:
+    # Was: SystemExit and GeneratorExit from Model.generate escaped run() untyped (status
+    # "interrupted"), while the same from a handler became a ToolExecutionError.
+    turns = iter([ModelTurn(tool_calls=(ToolCall("call-1", "echo", {"text": "x"}),))])
+
+    def decide(messages: Sequence[Message], tools: Sequence[ToolSchema]) -> ModelTurn:
+        for turn in turns:
+            return turn
+        raise raised
+
+    run = AgentRuntime(ScriptedModel(decide), [echo_tool()]).start("Go.")
+    with pytest.raises(ModelError, match=f"raised {type(raised).__name__} while producing turn 2"):
+        run.finish()
+    error = run.error
+    assert run.status == "failed" and error is not None and error.__cause__ is raised
+    assert (error.model_turns, error.tool_executions) == (2, 1)
+    assert [message["role"] for message in error.messages] == ["user", "assistant", "tool"]
+
+
 def test_ctrl_c_in_a_handler_propagates_and_the_run_reads_as_interrupted() -> None:
     def interrupt(text: str) -> None:
         raise KeyboardInterrupt
