@@ -422,16 +422,29 @@ class RunResult:
     * ``answer``: the model's final text.
     * ``model_turns``: model turns used (each call to ``Model.generate``).
     * ``tool_executions``: handlers run.
-    * ``messages``: the whole transcript, read-only message dicts, user message first and
-      final assistant message last.
+    * ``messages``: the whole transcript, user message first and final assistant message
+      last: a read-only sequence of read-only message dicts. A finished record stays
+      finished: ``append``, ``clear``, item assignment and the like raise ``TypeError``
+      (copy it with ``list(...)`` or ``copy.deepcopy`` for a version you can change).
 
-    A ``RunResult`` can be pickled and copied; the copy compares equal.
+    Built by the runtime; built by hand, ``messages`` is frozen the same way (``ValueError``
+    for a message that is not JSON). A ``RunResult`` can be pickled and copied (deep copies
+    too); the copy compares equal and is just as read-only.
     """
 
     answer: str
     model_turns: int
     tool_executions: int
-    messages: list[Message]
+    messages: Sequence[Message]
+
+    def __post_init__(self) -> None:
+        # The runtime's messages are frozen already: this costs one pass over the list.
+        object.__setattr__(self, "messages", freeze(list(self.messages), "messages"))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Rebuilt through __init__, so a copy (deep or not) or an unpickled result is frozen.
+        fields = (self.answer, self.model_turns, self.tool_executions, list(self.messages))
+        return (RunResult, fields)
 
     def __repr__(self) -> str:
         return (

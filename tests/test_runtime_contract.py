@@ -503,3 +503,53 @@ def test_a_handler_that_returns_a_coroutine_fails_without_a_never_awaited_warnin
         warnings.simplefilter("error")
         with pytest.raises(ToolExecutionError, match="awaitable"):
             AgentRuntime(calls_then_answer({"text": "x"}), [tool]).run("Go.")
+
+
+# --- a finished record stays finished --------------------------------------------------------
+
+CHANGES = {
+    "clear": lambda messages: messages.clear(),
+    "append": lambda messages: messages.append({"role": "user", "content": "x"}),
+    "extend": lambda messages: messages.extend([]),
+    "insert": lambda messages: messages.insert(0, {}),
+    "pop": lambda messages: messages.pop(),
+    "remove": lambda messages: messages.remove(messages[0]),
+    "sort": lambda messages: messages.sort(key=str),
+    "reverse": lambda messages: messages.reverse(),
+    "item assignment": lambda messages: messages.__setitem__(0, {}),
+    "item deletion": lambda messages: messages.__delitem__(0),
+    "slice assignment": lambda messages: messages.__setitem__(slice(0, 1), []),
+    "+=": lambda messages: messages.__iadd__([]),
+    "*=": lambda messages: messages.__imul__(0),
+}
+
+
+@pytest.mark.parametrize("change", sorted(CHANGES))
+def test_a_finished_result_cannot_be_changed_through_its_public_api(change: str) -> None:
+    # Was: result.messages.clear() emptied a frozen result's list.
+    result = AgentRuntime(calls_then_answer({"text": "x"}), [echo_tool()]).run("Go.")
+    before = [dict(message) for message in result.messages]
+    copies = (copy.copy(result), copy.deepcopy(result), pickle.loads(pickle.dumps(result)))
+    for kept in (result, *copies):
+        assert kept == result
+        with pytest.raises(TypeError, match="read-only"):
+            CHANGES[change](kept.messages)
+    assert result.messages == before and len(result.messages) == 4
+
+
+def test_the_messages_of_a_result_are_read_only_all_the_way_down() -> None:
+    result = AgentRuntime(calls_then_answer({"text": "x"}), [echo_tool()]).run("Go.")
+    with pytest.raises(TypeError, match="read-only"):
+        result.messages[0]["content"] = "something else"  # type: ignore[index]
+    with pytest.raises(TypeError, match="read-only"):
+        result.messages[1]["tool_calls"].append({})
+    with pytest.raises(TypeError, match="read-only"):
+        result.messages[1]["tool_calls"][0]["arguments"]["text"] = "y"
+    with pytest.raises(AttributeError):
+        result.messages = []  # type: ignore[misc]
+    built = RunResult("ok", 1, 0, [{"role": "user", "content": "Go."}])
+    with pytest.raises(TypeError, match="read-only"):
+        built.messages.append({"role": "assistant", "content": "x"})  # type: ignore[attr-defined]
+    thawed = copy.deepcopy(list(result.messages))  # the documented way to a version you change
+    thawed.clear()
+    assert len(result.messages) == 4
