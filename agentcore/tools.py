@@ -78,6 +78,7 @@ class Tool:
         parameters = strict_json_schema(self.arguments_model, self.name)
         schema = {"name": self.name, "description": self.description, "parameters": parameters}
         object.__setattr__(self, "_schema", freeze(schema, "schema"))
+        object.__setattr__(self, "_fields", tuple(self.arguments_model.model_fields))
 
     def schema(self) -> ToolSchema:
         """Return what the model is shown: ``{"name", "description", "parameters"}``.
@@ -104,7 +105,9 @@ class Tool:
         field errors; the handler is not called.
         """
         try:
-            text = json.dumps(_integral_numbers_as_ints(arguments))
+            text = _ARGUMENTS_JSON.encode(arguments)
+            if _FLOAT_IN_JSON.search(text):  # rare: a float, written 3.0 or 1e5
+                text = _ARGUMENTS_JSON.encode(_integral_numbers_as_ints(arguments))
             return self.arguments_model.model_validate_json(text, strict=True)
         except ValidationError as error:
             errors = error.errors(include_url=False, include_context=False)
@@ -124,7 +127,8 @@ class Tool:
         turned into JSON text (see :func:`observation_text`).
         """
         try:
-            result = self.handler(**_fields(arguments))
+            fields: tuple[str, ...] = self.__dict__["_fields"]
+            result = self.handler(**{name: getattr(arguments, name) for name in fields})
         except KeyboardInterrupt:  # Ctrl-C stops the run; it is not the tool's failure
             raise
         except BaseException as error:
@@ -207,13 +211,14 @@ def observation_text(tool: str, result: Any, call_id: str | None = None) -> str:
     infinity, a set, an arbitrary object, nesting too deep, a computed field that raises, a
     lone surrogate in a string.
     """
-    if hasattr(result, "__await__"):  # a sync handler that returned a coroutine
+    plain = type(result) in _PLAIN_RESULTS  # the common case: no awaitable, no model
+    if not plain and hasattr(result, "__await__"):  # a sync handler returned a coroutine
         getattr(result, "close", lambda: None)()  # never awaited: close it quietly
         raise ToolExecutionError(
             tool, "returned an awaitable; handlers are synchronous", call_id=call_id
         )
     try:
-        if hasattr(type(result), "__pydantic_serializer__"):  # a pydantic model
+        if not plain and hasattr(type(result), "__pydantic_serializer__"):  # a pydantic model
             result = result.model_dump(mode="json")
         text = _OBSERVATION_JSON.encode(result)
         if not text.isascii():
@@ -232,6 +237,12 @@ def observation_text(tool: str, result: Any, call_id: str | None = None) -> str:
 
 _OBSERVATION_JSON = json.JSONEncoder(ensure_ascii=False, allow_nan=False)
 """``json.dumps(..., ensure_ascii=False, allow_nan=False)``, built once (a run calls it often)."""
+_PLAIN_RESULTS = frozenset({dict, list, str, int, float, bool, type(None)})
+_ARGUMENTS_JSON = json.JSONEncoder()
+"""``json.dumps(...)`` with its defaults, built once."""
+_FLOAT_IN_JSON = re.compile(r"\d[.eE]")
+"""What every float in JSON text has (``3.0``, ``1e+23``); a string may match too, which only
+costs the walk that turns integral floats into ints."""
 
 
 def _check_tool(tool: Tool) -> None:
@@ -320,8 +331,3 @@ def _said_plainly(problem: dict[str, Any]) -> dict[str, Any]:
             "integer; send the integer in plain digits"
         )
     return problem
-
-
-def _fields(arguments: BaseModel) -> dict[str, Any]:
-    """The validated fields as keyword arguments for the handler."""
-    return {name: getattr(arguments, name) for name in type(arguments).model_fields}
