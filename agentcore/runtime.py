@@ -148,14 +148,7 @@ class AgentRuntime:
                 for index, (call, tool, arguments) in enumerate(prepared):
                     yield ToolAction(step, call)
                     content, failed = self._execute(run, call, tool, arguments)
-                    run.record(
-                        {
-                            "role": "tool",
-                            "tool_call_id": call.call_id,
-                            "name": call.name,
-                            "content": content,
-                        }
-                    )
+                    run.record(_tool_message(call, content))
                     yield ToolObservation(
                         step, call, content, failed, last_in_turn=index == len(prepared) - 1
                     )
@@ -265,7 +258,7 @@ def _check_budget(run: AgentRun, calls: int, max_tool_calls: int) -> None:
         )
 
 
-def _assistant_message(turn: ModelTurn) -> dict[str, Any]:
+def _assistant_message(turn: ModelTurn) -> FrozenDict:
     """The transcript entry for a model turn, in the chapter's format (section 6.1).
 
     Its parts are already read-only and checked (``ToolCall`` and ``ModelTurn`` did that), so
@@ -278,7 +271,19 @@ def _assistant_message(turn: ModelTurn) -> dict[str, Any]:
         message = {"role": "assistant", "content": "", "tool_calls": calls}
     if turn.provider_items:
         message["provider_items"] = FrozenList(turn.provider_items)
-    return message
+    return FrozenDict(message)
+
+
+def _tool_message(call: ToolCall, content: str) -> FrozenDict:
+    """The transcript entry for an observation (section 6.1).
+
+    ``call_id`` and ``name`` were checked by ``ToolCall``; only the text is checked here
+    (valid UTF-8: O(1) for ASCII), so recording it does not walk the message again.
+    """
+    text = freeze(content, "the observation")
+    return FrozenDict(
+        {"role": "tool", "tool_call_id": call.call_id, "name": call.name, "content": text}
+    )
 
 
 class AgentRun:
