@@ -96,19 +96,26 @@ class Tool:
         The arguments are validated as the JSON data they are, in pydantic's strict JSON mode
         (``model_validate_json(..., strict=True)``): ``"2026-01-01"`` is a valid ``date`` and
         ``"C"`` a valid enum value, as the schema says, while ``"3"`` is not an ``int``. As in
-        JSON Schema, a number with a zero fraction (``3.0``) is the integer ``3``, but only
-        within ±(2**53 - 1), where a float stands for exactly one integer: ``1e23`` is
-        refused for an ``int`` field (and an ``int | float`` field gets it as a float).
+        JSON Schema, a number with a zero fraction (``3.0``) is also the integer ``3`` where a
+        field takes only integers, but only within ±(2**53 - 1), where a float stands for
+        exactly one integer: ``1e23`` is refused for an ``int`` field. A field that takes a
+        float (``float``, ``int | float``) gets the float that was sent.
         Returns the model instance, whose values are new, ordinary Python objects.
 
         Raises :class:`ToolArgumentsError` (naming ``call_id`` when given) with pydantic's
         field errors; the handler is not called.
         """
+        model = self.arguments_model
         try:
-            text = _ARGUMENTS_JSON.encode(arguments)
-            if _FLOAT_IN_JSON.search(text):  # rare: a float, written 3.0 or 1e5
-                text = _ARGUMENTS_JSON.encode(_integral_numbers_as_ints(arguments))
-            return self.arguments_model.model_validate_json(text, strict=True)
+            try:
+                return model.model_validate_json(_ARGUMENTS_JSON.encode(arguments), strict=True)
+            except ValidationError as error:
+                if not _refused_an_integral_float(error):
+                    raise
+            # An integer field refused a float such as 3.0, which JSON Schema's integer
+            # includes: validate again with every float that is exactly one integer as an int.
+            text = _ARGUMENTS_JSON.encode(_integral_numbers_as_ints(arguments))
+            return model.model_validate_json(text, strict=True)
         except ValidationError as error:
             errors = error.errors(include_url=False, include_context=False)
             problems = [_said_plainly(dict(item)) for item in errors]
@@ -240,9 +247,6 @@ _OBSERVATION_JSON = json.JSONEncoder(ensure_ascii=False, allow_nan=False)
 _PLAIN_RESULTS = frozenset({dict, list, str, int, float, bool, type(None)})
 _ARGUMENTS_JSON = json.JSONEncoder()
 """``json.dumps(...)`` with its defaults, built once."""
-_FLOAT_IN_JSON = re.compile(r"\d[.eE]")
-"""What every float in JSON text has (``3.0``, ``1e+23``); a string may match too, which only
-costs the walk that turns integral floats into ints."""
 
 
 def _check_tool(tool: Tool) -> None:
@@ -307,8 +311,9 @@ def _integral_numbers_as_ints(value: Any) -> Any:
     JSON Schema's ``integer`` includes ``3.0`` (JSON itself does not tell 3.0 from 3), and a
     provider may send either; pydantic's strict JSON mode would refuse ``3.0`` for an ``int``
     field, while a ``float`` field takes ``3`` as ``3.0``. So the validator sees what the
-    schema allows (issue 9: the schema and the validator agree). A float beyond
-    ``_SAFE_INTEGER`` stays a float (issue 21): ``1e23`` parses to
+    schema allows (issue 9: the schema and the validator agree); called only when such a
+    field refused such a float. A float beyond ``_SAFE_INTEGER`` stays a float (issue
+    21): ``1e23`` parses to
     99999999999999991611392, which is not the integer the model wrote, so an ``int`` field
     refuses it instead of passing on a different number.
     """
@@ -319,6 +324,14 @@ def _integral_numbers_as_ints(value: Any) -> Any:
     if isinstance(value, list | tuple):
         return [_integral_numbers_as_ints(item) for item in value]
     return value
+
+
+def _refused_an_integral_float(error: ValidationError) -> bool:
+    """True when one of the field errors is about a float with a zero fraction (``3.0``)."""
+    return any(
+        isinstance(value := problem.get("input"), float) and value.is_integer()
+        for problem in error.errors(include_url=False, include_context=False)
+    )
 
 
 def _said_plainly(problem: dict[str, Any]) -> dict[str, Any]:

@@ -377,13 +377,25 @@ def test_the_integer_in_plain_digits_is_kept_exactly() -> None:
         assert validated.count == exact  # type: ignore[attr-defined]
 
 
-def test_an_int_or_float_field_takes_an_exact_integer_as_int_and_a_large_float_as_float() -> None:
-    # The rule for Union[int, float]: the same line as for int. Inside ±(2**53 - 1) an
-    # integral float is the integer; beyond it the value stays the float the model sent.
+def test_an_int_or_float_field_gets_the_number_that_was_sent() -> None:
+    # The rule for Union[int, float]: a float fits it, so it gets the float (3.0 stays 3.0,
+    # 1e23 stays 1e23); an integer stays an integer. Only an int-only field turns 3.0 into 3.
     tool = amounts_tool()
-    small = tool.validate({"count": 1, "either": 3.0}).either  # type: ignore[attr-defined]
-    large = tool.validate({"count": 1, "either": 1e23}).either  # type: ignore[attr-defined]
-    half = tool.validate({"count": 1, "either": 2.5}).either  # type: ignore[attr-defined]
-    assert (small, type(small)) == (3, int)
-    assert (large, type(large)) == (1e23, float)
-    assert (half, type(half)) == (2.5, float)
+    for sent in (3.0, 1e23, 2.5, 3, 10**23):
+        got = tool.validate({"count": 1, "either": sent}).either  # type: ignore[attr-defined]
+        assert (got, type(got)) == (sent, type(sent))
+
+
+def test_an_integral_float_fits_integer_fields_everywhere_the_schema_allows_it() -> None:
+    class Nested(BaseModel):
+        model_config = ConfigDict(extra="forbid")
+        counts: list[int]
+        level: Literal[1, 2]
+        either: int | str
+
+    tool = Tool("nested", "Nested.", Nested, lambda **fields: fields)
+    validated = tool.validate({"counts": [1.0, 2], "level": 2.0, "either": 3.0})
+    assert validated.counts == [1, 2] and validated.level == 2  # type: ignore[attr-defined]
+    assert type(validated.either) is int  # type: ignore[attr-defined]
+    with pytest.raises(ToolArgumentsError, match=r"counts\.0: .* beyond"):
+        tool.validate({"counts": [1e23], "level": 1, "either": "x"})
