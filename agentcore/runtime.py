@@ -280,7 +280,7 @@ def _tool_message(call: ToolCall, content: str) -> FrozenDict:
     ``call_id`` and ``name`` were checked by ``ToolCall``; only the text is checked here
     (valid UTF-8: O(1) for ASCII), so recording it does not walk the message again.
     """
-    text = freeze(content, "the observation")
+    text = content if content.isascii() else freeze(content, "the observation")
     return FrozenDict(
         {"role": "tool", "tool_call_id": call.call_id, "name": call.name, "content": text}
     )
@@ -355,7 +355,7 @@ class AgentRun:
         return self
 
     def __next__(self) -> RunEvent:
-        if not self._advancing.acquire(blocking=False):
+        if not self._advancing.acquire(False):  # not blocking
             raise RuntimeError(
                 "This run is already taking a step (a handler or another thread advanced it "
                 "again); wait for that step to return. The run was left as it was."
