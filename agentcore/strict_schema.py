@@ -10,8 +10,11 @@ construct and what to use instead. Nothing is dropped silently: a schema that sa
 the validator checks would let the model send arguments that then fail, and one that said more
 would forbid arguments the validator accepts.
 
-The subset, from DeepSeek's strict-mode documentation (Tool Calls guide, "strict mode (Beta)")
-and OpenAI's Structured Outputs list of supported schemas, which say the same for what is kept:
+The subset is what DeepSeek's strict-mode documentation (Tool Calls guide, "strict mode
+(Beta)") lists as supported; OpenAI's Structured Outputs list of supported schemas allows all
+of it too. Where the two differ, the narrower rule wins (DeepSeek lists ``minItems`` and
+``maxItems`` as unsupported), except for string formats: OpenAI's date and time formats are
+kept as well (see :data:`STRING_FORMATS`).
 
 ======================= ===================================================================
 node                    kept as it is
