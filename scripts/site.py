@@ -19,6 +19,7 @@ import shutil
 import sys
 import time
 from pathlib import Path
+from typing import ClassVar
 
 from scripts import site_pages
 from scripts.lessons import ROOT
@@ -45,7 +46,10 @@ def build(out: Path = SITE, pages_only: bool = False) -> None:
 
 
 class _Handler(http.server.SimpleHTTPRequestHandler):
-    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, **EXTRA_TYPES}
+    extensions_map: ClassVar[dict[str, str]] = {
+        **http.server.SimpleHTTPRequestHandler.extensions_map,
+        **EXTRA_TYPES,
+    }
 
     def log_message(self, format: str, *args: object) -> None:  # quiet: one line per error
         if args and str(args[1] if len(args) > 1 else "").startswith(("4", "5")):
@@ -62,10 +66,12 @@ def server(out: Path = SITE, port: int = 0) -> http.server.ThreadingHTTPServer:
 
 
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="python -m scripts.site", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
+    parser = argparse.ArgumentParser(
+        prog="python -m scripts.site", description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )  # fmt: skip
     commands = parser.add_subparsers(dest="command", required=True)
-    build_command = commands.add_parser("build", help="build the website and the JupyterLite edition")
+    build_command = commands.add_parser("build", help="the website and the JupyterLite edition")
     build_command.add_argument("--out", type=Path, default=SITE)
     build_command.add_argument("--pages-only", action="store_true", help="skip JupyterLite")
     serve_command = commands.add_parser("serve", help="serve the built site on 127.0.0.1")

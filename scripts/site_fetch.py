@@ -32,7 +32,7 @@ def npm_package(spec: str) -> Path:
             check=True, capture_output=True, text=True,
         )  # fmt: skip
     except FileNotFoundError:
-        raise RuntimeError("npm is needed to fetch Mermaid and Pyodide: apt-get install npm") from None
+        raise RuntimeError("npm fetches Mermaid and Pyodide: apt-get install npm") from None
     except subprocess.CalledProcessError as error:
         raise RuntimeError(f"npm pack {spec} failed:\n{error.stderr}") from None
     written = target.parent / packed.stdout.strip().splitlines()[-1]

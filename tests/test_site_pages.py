@@ -14,8 +14,8 @@ import pytest
 
 pytest.importorskip("myst_nb", reason="the site extra is not installed (pip install -e .[site])")
 
-from scripts import site  # noqa: E402
-from scripts.lessons import LANGUAGES, lessons  # noqa: E402
+from scripts import site
+from scripts.lessons import LANGUAGES, lessons
 
 
 class _Links(HTMLParser):

@@ -54,7 +54,8 @@ def twin_of(pagename: str, pages: set[str]) -> str:
     home and cheatsheet pages by name, else the other language's home page."""
     if pagename in _TWINS:
         return _TWINS[pagename]
-    for mine, other in (("notebooks/en/", f"notebooks/{ZH}/"), (f"notebooks/{ZH}/", "notebooks/en/")):
+    pairs = (("notebooks/en/", f"notebooks/{ZH}/"), (f"notebooks/{ZH}/", "notebooks/en/"))
+    for mine, other in pairs:
         if pagename.startswith(mine) and pagename.replace(mine, other, 1) in pages:
             return pagename.replace(mine, other, 1)
     return "index" if language_of(pagename) == ZH else "index.zh-CN"
