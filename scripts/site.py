@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import argparse
 import functools
+import hashlib
 import http.server
+import json
 import shutil
 import sys
 import time
@@ -22,12 +24,36 @@ from pathlib import Path
 from typing import ClassVar
 
 from scripts import site_pages
-from scripts.lessons import ROOT
+from scripts.lessons import ROOT, lessons
 
 SITE = ROOT / "_site"
+BUILD_INFO = "build-info.json"
+"""Written last by ``build``: what the site was built from (see ``sources_hash``)."""
 WORK = ROOT / ".site-cache" / "work"
 # Types a module worker (``.mjs``) and WebAssembly streaming compilation insist on.
 EXTRA_TYPES = {".mjs": "text/javascript", ".wasm": "application/wasm", ".json": "application/json"}
+
+
+def sources_hash() -> str:
+    """A hash of what the site is built from: the learner notebooks, the docs it shows, the
+    READMEs and the package (whose wheel the browser edition runs)."""
+    digest = hashlib.sha256()
+    files = [*lessons("en"), *lessons("zh-CN"), *sorted((ROOT / "docs").glob("*.md")),
+             ROOT / "README.md", ROOT / "README.zh-CN.md",
+             *sorted((ROOT / "agentcore").rglob("*.py")),
+             *sorted(Path(__file__).parent.glob("site*"))]  # fmt: skip
+    for path in files:
+        if path.is_file():
+            digest.update(path.relative_to(ROOT).as_posix().encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()
+
+
+def stale_reason(out: Path) -> str | None:
+    """Why the site in ``out`` does not match the sources now (``None`` when it does)."""
+    info = json.loads((out / BUILD_INFO).read_text(encoding="utf-8"))
+    if info["sources"] != sources_hash():
+        return f"{out} was built from other lessons, docs or package code than the ones here"
+    return None
 
 
 def build(out: Path = SITE, pages_only: bool = False) -> None:
@@ -43,6 +69,8 @@ def build(out: Path = SITE, pages_only: bool = False) -> None:
 
         site_lite.build(WORK / "lite", out / "lite")
         print(f"JupyterLite edition: {out / 'lite'} ({time.monotonic() - started:.0f} s in all)")
+    info = {"sources": sources_hash(), "lite": not pages_only}
+    (out / BUILD_INFO).write_text(json.dumps(info, indent=1), encoding="utf-8")
 
 
 class _Handler(http.server.SimpleHTTPRequestHandler):

@@ -1,8 +1,8 @@
 """Downloads the site build needs, through the registries' own clients, cached for later builds.
 
 ``npm_package("name@version")`` returns the package's tarball (``npm pack``); ``pypi_wheels``
-returns wheels for Pyodide (``pip download`` for the Pyodide platform tag). Both keep what they
-fetched in the git-ignored ``.site-cache/``, so a second build needs no network.
+downloads wheels for Pyodide (``pip download`` for the Pyodide platform tag). npm tarballs are
+kept in the git-ignored ``.site-cache/``; pip keeps its own cache.
 """
 
 from __future__ import annotations
@@ -41,22 +41,23 @@ def npm_package(spec: str) -> Path:
 
 
 def pypi_wheels(requirements: list[str], platform: str, python: str, dest: Path) -> list[Path]:
-    """Wheels for ``requirements`` and their dependencies that run on ``platform`` (a Pyodide
-    platform tag such as ``pyemscripten_2026_0_wasm32``) under CPython ``python`` (``"3.14"``):
-    pure wheels and the Pyodide builds PyPI hosts. ``dest`` keeps them between builds.
+    """Download one wheel per requirement (no dependencies: pip would evaluate their markers
+    for this machine, not for the browser) that runs on ``platform`` (a Pyodide platform tag
+    such as ``pyemscripten_2026_0_wasm32``) under CPython ``python`` (``"3.14"``): a pure wheel
+    or a Pyodide build from PyPI. Returns the wheels that are new in ``dest``.
 
-    pip evaluates environment markers for this machine, not for the browser, so a dependency
-    that only other platforms need may come along; the lock step drops nothing and needs
-    nothing more. Raises ``RuntimeError`` when pip cannot find a wheel for one of them.
+    Raises ``RuntimeError`` when pip finds no such wheel for one of them.
     """
     dest.mkdir(parents=True, exist_ok=True)
+    before = set(dest.glob("*.whl"))
     abi = "cp" + python.replace(".", "")
     command = [
-        sys.executable, "-m", "pip", "download", "--quiet", "--only-binary=:all:",
+        sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--only-binary=:all:",
         "--platform", platform, "--python-version", python, "--implementation", "cp",
         "--abi", abi, "--abi", "none", "--abi", "abi3", "--dest", str(dest), *requirements,
     ]  # fmt: skip
     done = subprocess.run(command, capture_output=True, text=True)
     if done.returncode != 0:
-        raise RuntimeError(f"pip download for Pyodide failed:\n{done.stderr}")
-    return sorted(dest.glob("*.whl"))
+        errors = [line for line in done.stderr.splitlines() if not line.startswith("WARNING")]
+        raise RuntimeError("pip download for Pyodide failed:\n" + "\n".join(errors))
+    return sorted(set(dest.glob("*.whl")) - before)

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import socket
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -23,3 +25,25 @@ def _no_network(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
     monkeypatch.setattr(socket.socket, "connect", guarded)
     yield
+
+
+@pytest.fixture(scope="session")
+def built_site() -> Path:
+    """The site ``python -m scripts.site build`` wrote (``_site/``, or ``AGENTCORE_SITE_DIR``).
+
+    The tests read what the build made (it downloads Pyodide and wheels, so it is not run by a
+    test). Skipped when the site was not built, unless ``AGENTCORE_REQUIRE_SITE=1`` (CI): then
+    it fails. It fails when the site is older than the lessons it was built from.
+    """
+    from scripts import site
+
+    out = Path(os.environ.get("AGENTCORE_SITE_DIR", site.SITE))
+    if not (out / site.BUILD_INFO).is_file():
+        reason = f"the site is not built in {out} (python -m scripts.site build)"
+        if os.environ.get("AGENTCORE_REQUIRE_SITE") == "1":
+            pytest.fail(reason)
+        pytest.skip(reason)
+    stale = site.stale_reason(out)
+    if stale:
+        pytest.fail(f"{stale}: rebuild with python -m scripts.site build")
+    return out

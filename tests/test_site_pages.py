@@ -1,6 +1,6 @@
-"""The lesson website (``python -m scripts.site build --pages-only``), built once into a
-temporary folder: every page a learner needs, the links between them, the language switch,
-Chinese search, the bundled Mermaid, and nothing from the teacher's guide or the solutions."""
+"""The lesson website as ``python -m scripts.site build`` wrote it (the ``built_site`` fixture):
+every page a learner needs, the links between them, the language switch, Chinese search, the
+bundled Mermaid, and nothing from the teacher's guide or the solutions."""
 
 from __future__ import annotations
 
@@ -12,9 +12,6 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 
-pytest.importorskip("myst_nb", reason="the site extra is not installed (pip install -e .[site])")
-
-from scripts import site
 from scripts.lessons import LANGUAGES, lessons
 
 
@@ -40,10 +37,8 @@ def _parse(path: Path) -> _Links:
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("site") / "_site"
-    site.build(out, pages_only=True)
-    return out
+def built(built_site: Path) -> Path:
+    return built_site
 
 
 def test_every_learner_lesson_has_a_page_in_each_language(built: Path) -> None:
@@ -61,7 +56,8 @@ def test_every_learner_lesson_has_a_page_in_each_language(built: Path) -> None:
 def test_every_link_on_the_site_resolves(built: Path) -> None:
     broken: list[str] = []
     parsed: dict[Path, _Links] = {}
-    for page in sorted(built.rglob("*.html")):
+    website = [p for p in built.rglob("*.html") if p.relative_to(built).parts[0] != "lite"]
+    for page in sorted(website):
         links = parsed.setdefault(page, _parse(page))
         for link in links.links:
             parts = urlsplit(link)
@@ -100,6 +96,15 @@ def test_each_page_switches_to_the_same_page_in_the_other_language(built: Path) 
             assert f'<html lang="{language}"' in html
     home = (built / "index.html").read_text(encoding="utf-8")
     assert 'href="index.zh-CN.html"' in home
+
+
+def test_each_lesson_page_opens_the_same_lesson_in_the_browser_edition(built: Path) -> None:
+    for language in LANGUAGES:
+        for lesson in lessons(language):
+            page = built / "notebooks" / language / lesson.with_suffix(".html").name
+            html = page.read_text(encoding="utf-8")
+            link = f'href="../../lite/lab/index.html?path=notebooks/{language}/{lesson.name}"'
+            assert link in html, page
 
 
 def test_stored_outputs_are_shown_not_re_executed(built: Path) -> None:
