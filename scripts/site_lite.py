@@ -134,6 +134,11 @@ def _config(lite_dir: Path, out: Path) -> None:
     lite_config = {
         "jupyter-config-data": {
             "appName": "agentcore-course",
+            # window.jupyterapp, which the browser tests drive (JupyterLab's own option)
+            "exposeAppInBrowser": True,
+            # No lesson has math. With JupyterLab's MathJax loaded, jupyterquiz's review
+            # questions see a MathJax 3 without typeset() and fetch tex-svg.js from a CDN.
+            "disabledExtensions": ["@jupyterlab/mathjax-extension"],
             "litePluginSettings": {
                 f"{KERNEL_EXTENSION}:kernel": {
                     "disablePyPIFallback": True,
