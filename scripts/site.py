@@ -69,6 +69,7 @@ def build(out: Path = SITE, pages_only: bool = False) -> None:
 
         site_lite.build(WORK / "lite", out / "lite")
         print(f"JupyterLite edition: {out / 'lite'} ({time.monotonic() - started:.0f} s in all)")
+    (out / ".nojekyll").touch()  # GitHub Pages: serve _static/ and the like as they are
     info = {"sources": sources_hash(), "lite": not pages_only}
     (out / BUILD_INFO).write_text(json.dumps(info, indent=1), encoding="utf-8")
 
