@@ -202,18 +202,20 @@ def test_lesson_01_runs_steps_and_checks_an_answer_in_jupyterlite(
         assert verdict.startswith("✔"), verdict
         page.screenshot(path=str(artifacts / f"lite-{language}-lesson-01.png"))
 
-        # Progress is saved in the browser: the answer is there when the lesson opens again.
-        page.evaluate("window.jupyterapp.commands.execute('docmanager:save').then(() => true)")
-        page.wait_for_timeout(1000)
-        warm = _open_lesson(page, url)
-        assert _cell_index(page, _solution(language).splitlines()[0]) == answer
+        warm = None
+        if language == "en":  # the first lesson: opened again, warm, with the answer kept
+            # Progress is saved in the browser: the answer is there when the lesson reopens.
+            page.evaluate("window.jupyterapp.commands.execute('docmanager:save').then(() => 1)")
+            page.wait_for_timeout(1000)
+            warm = _open_lesson(page, url)
+            assert _cell_index(page, _solution(language).splitlines()[0]) == answer
         guarded.assert_no_leaks()
     finally:
         guarded.context.close()
     timings = artifacts / "lite-timings.json"
     known = json.loads(timings.read_text()) if timings.is_file() else {}
-    known[language] = {"cold_s": round(cold, 1), "warm_s": round(warm, 1)}
+    known[language] = {"cold_s": round(cold, 1), "warm_s": warm and round(warm, 1)}
     timings.write_text(json.dumps(known, indent=1))
     with capsys.disabled():
-        print(f"\nJupyterLite {language} lesson 01 runnable after {cold:.1f} s cold, "
-              f"{warm:.1f} s warm (same browser, cached)")  # fmt: skip
+        again = f", {warm:.1f} s warm (the same browser again)" if warm else ""
+        print(f"\nJupyterLite {language} lesson 01 runnable after {cold:.1f} s cold{again}")
