@@ -5,7 +5,8 @@
   that leads to the same lesson in the other language; search finds a Chinese word.
 * The JupyterLite edition: lesson 01 opens with the Pyodide kernel, runs all its cells, its
   stepper is clicked until the final answer, and one exercise is answered and shows ``✔``, in
-  English and in Chinese; the answer is still there after a reload (saved in the browser).
+  English and in Chinese; the answer is still there when the lesson opens again (saved in the
+  browser), and deleting the browser's copy gives the original lesson back.
 
 Every request the pages make goes through a route that lets only 127.0.0.1 through and
 records anything else; each test fails if one was made. That, not a grep, is the proof that
@@ -144,6 +145,16 @@ def _open_lesson(page: Any, url: str) -> float:
     return time.monotonic() - started
 
 
+# Delete the browser's saved copy of a lesson, then read the lesson again through JupyterLite's
+# contents service: the cells' sources of what a learner now gets.
+RESET_AND_READ = """async (path) => {
+  const contents = window.jupyterapp.serviceManager.contents;
+  await contents.delete(path);
+  const model = await contents.get(path, {content: true});
+  return model.content.cells.map(cell => [].concat(cell.source).join(''));
+}"""
+
+
 def _cell_index(page: Any, text: str) -> int:
     return int(page.evaluate(
         "(text) => window.jupyterapp.shell.currentWidget.content.widgets"
@@ -209,6 +220,11 @@ def test_lesson_01_runs_steps_and_checks_an_answer_in_jupyterlite(
             page.wait_for_timeout(1000)
             warm = _open_lesson(page, url)
             assert _cell_index(page, _solution(language).splitlines()[0]) == answer
+            # Reset: deleting the browser's copy brings the original lesson back.
+            path = f"notebooks/{language}/{LESSON}.ipynb"
+            original = page.evaluate(RESET_AND_READ, path)
+            assert "...  # YOUR CODE HERE" in original[answer]
+            assert _solution(language).splitlines()[0] not in original[answer]
         guarded.assert_no_leaks()
     finally:
         guarded.context.close()
