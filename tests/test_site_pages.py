@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import json
 import re
+import threading
+import urllib.request
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 import pytest
 
+from scripts import site
 from scripts.lessons import LANGUAGES, lessons
 
 
@@ -135,3 +138,27 @@ def test_mermaid_comes_from_the_bundled_copy(built: Path) -> None:
 def test_chinese_pages_ask_for_a_cjk_font(built: Path) -> None:
     css = (built / "_static" / "course.css").read_text(encoding="utf-8")
     assert 'html[lang="zh-CN"]' in css and "Noto Sans CJK SC" in css
+
+
+def test_serve_answers_on_loopback_with_the_types_module_workers_need(built: Path) -> None:
+    httpd = site.server(built, 0)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        host, port = httpd.server_address[:2]
+        assert host == "127.0.0.1"
+        for path, kind in (
+            ("/index.html", "text/html"),
+            ("/_static/mermaid/mermaid.esm.min.mjs", "text/javascript"),
+            ("/lite/static/pyodide/pyodide.asm.wasm", "application/wasm"),
+        ):
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}") as reply:
+                assert reply.headers["Content-Type"].startswith(kind), path
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+
+
+def test_serve_refuses_a_folder_with_no_site(tmp_path: Path) -> None:
+    with pytest.raises(FileNotFoundError, match=r"python -m scripts\.site build"):
+        site.server(tmp_path, 0)
