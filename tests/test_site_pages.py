@@ -119,6 +119,13 @@ def test_stored_outputs_are_shown_not_re_executed(built: Path) -> None:
     assert stored, "lesson 01 has stored outputs"
 
 
+def test_a_widget_shows_its_plain_text_state(built: Path) -> None:
+    for language, text in (("en", "RunStepper: run the cells above in JupyterLab"),
+                           ("zh-CN", "RunStepper：在 JupyterLab 中运行上面的单元格")):  # fmt: skip
+        page = built / "notebooks" / language / "01-the-loop.html"
+        assert text in page.read_text(encoding="utf-8"), page
+
+
 def test_search_finds_chinese_words(built: Path) -> None:
     index = (built / "searchindex.js").read_text(encoding="utf-8")
     terms = json.loads(index[index.index("(") + 1 : index.rindex(")")])["terms"]
