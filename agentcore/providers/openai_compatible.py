@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -50,8 +51,13 @@ from openai.types.chat import ChatCompletion
 
 from agentcore.protocol import ModelTurn, ToolCall, ToolSchema
 from agentcore.providers.connection import Connection
-from agentcore.providers.errors import ProviderRequestError, ProviderResponseError
-from agentcore.providers.http import redact, redact_json
+from agentcore.providers.errors import (
+    ProviderRequestError,
+    ProviderResponseError,
+    ProviderStatusError,
+    ServerQuirkError,
+)
+from agentcore.providers.http import PREVIEW_CHARS, redact, redact_json
 from agentcore.providers.tool_calls import MAX_ARGUMENTS_CHARS, checked_tool_call
 from agentcore.transcript import Message
 
@@ -67,15 +73,24 @@ class ChatProfile:
     ``replays_reasoning_content``: the ``reasoning_content`` a reply carried beside its tool
     calls is sent back on that assistant message (DeepSeek's thinking mode answers 400 without
     it); when ``False`` it is kept in the transcript's ``provider_items`` but not sent;
-    ``docs``: the pages the profile was written from.
-
-    The later quirk work adds its fields here (arguments as JSON objects, calls written as
-    text, ...), each with the behaviour that reads it.
+    ``arguments_may_be_objects``: the server may send ``function.arguments`` as a JSON object
+    instead of a string (llama.cpp#20198, ollama#6155); the adapter then writes it as a JSON
+    string and reads it with the same strict :func:`~agentcore.providers.tool_calls.parse_arguments`
+    (so it is stored and re-sent as a string); when ``False`` such a reply is a
+    :class:`~agentcore.providers.errors.ServerQuirkError`; ``makes_missing_call_ids``: a call
+    without an ``id`` gets one made by the adapter, ``call-<turn>-<position>`` (stable: the
+    same transcript gives the same ids), listed under ``made_call_ids`` in the turn's
+    ``provider_items``; when ``False`` it is refused as today; ``tool_setup``: what turns the
+    server's tool-call parser on (a flag or a setting), named when the server returns a call
+    as text; ``docs``: the pages the profile was written from.
     """
 
     name: str
     supports_strict: bool = False
     replays_reasoning_content: bool = False
+    arguments_may_be_objects: bool = False
+    makes_missing_call_ids: bool = False
+    tool_setup: str = "the server's tool-call parser (see its docs on tool calling)"
     docs: tuple[str, ...] = ()
 
 
@@ -94,6 +109,9 @@ guide); in thinking mode the ``reasoning_content`` of a tool-calling turn must b
 
 OLLAMA = ChatProfile(
     name="ollama",
+    arguments_may_be_objects=True,
+    makes_missing_call_ids=True,
+    tool_setup="a model whose template supports tools (`ollama show MODEL` lists 'tools')",
     docs=(
         "https://docs.ollama.com/api/openai-compatibility",
         "https://ollama.com/blog/tool-support",
@@ -103,10 +121,14 @@ OLLAMA = ChatProfile(
 ``tool_choice`` among the supported request fields, not ``strict``; a thinking model's reasoning
 comes back in Ollama's own ``reasoning`` field, and sending ``reasoning_content`` back in the
 history is reported to stall a conversation (anomalyco/opencode#34798), so it is not sent. The
-page says the key is "required but ignored"."""
+page says the key is "required but ignored". Arguments are reported arriving as JSON objects
+(ollama#6155), so they are accepted; a call without an id gets one made by the adapter."""
 
 LLAMA_SERVER = ChatProfile(
     name="llama-server",
+    arguments_may_be_objects=True,
+    makes_missing_call_ids=True,
+    tool_setup="--jinja",
     docs=(
         "https://github.com/ggml-org/llama.cpp/blob/master/docs/function-calling.md",
         "https://github.com/ggml-org/llama.cpp/blob/master/tools/server/README.md",
@@ -114,10 +136,13 @@ LLAMA_SERVER = ChatProfile(
 )
 """llama.cpp's ``llama-server`` (``http://localhost:8080/v1``): tool calls need ``--jinja``
 (the model's chat template, or the generic handler); ``strict`` is not documented for tools, so
-it is not sent, and nothing in its docs asks for ``reasoning_content`` back."""
+it is not sent, and nothing in its docs asks for ``reasoning_content`` back. Arguments are
+reported arriving as JSON objects (llama.cpp#20198), so they are accepted."""
 
 VLLM = ChatProfile(
     name="vllm",
+    makes_missing_call_ids=True,
+    tool_setup="--enable-auto-tool-choice --tool-call-parser NAME",
     docs=(
         "https://docs.vllm.ai/en/latest/features/tool_calling/",
         "https://docs.vllm.ai/en/latest/features/reasoning_outputs/",
@@ -130,6 +155,8 @@ VLLM = ChatProfile(
 
 LM_STUDIO = ChatProfile(
     name="lm-studio",
+    makes_missing_call_ids=True,
+    tool_setup="a model LM Studio lists with native tool use",
     docs=(
         "https://lmstudio.ai/docs/developer/openai-compat",
         "https://lmstudio.ai/docs/developer",
@@ -140,7 +167,8 @@ OpenAI-compatible endpoints; ``strict`` on a function tool is not documented, so
 sent; no key unless "Require Authentication" is on."""
 
 GENERIC = ChatProfile(name="generic")
-"""Any other server: nothing beyond the Chat Completions format is sent."""
+"""Any other server: nothing beyond the Chat Completions format is sent or accepted (no quirk
+is absorbed; ``python -m agentcore doctor`` says which profile a server needs)."""
 
 CHAT_PROFILES = {
     profile.name: profile for profile in (DEEPSEEK, OLLAMA, LLAMA_SERVER, VLLM, LM_STUDIO, GENERIC)
@@ -308,6 +336,10 @@ class OpenAICompatibleChatModel(Connection):
       ``max_retries``: the SDK's retries, 0 to 5 (default 2).
     * ``instructions``: sent as a first ``{"role": "system"}`` message, if given.
     * ``max_arguments_chars``: the longest ``arguments`` string accepted.
+    * ``tool_choice``: ``None`` (the default: not sent, the server decides), ``"auto"``,
+      ``"required"``, ``"none"``, or a tool's name, sent as ``{"type": "function",
+      "function": {"name": ...}}`` to force that tool (``python -m agentcore doctor`` uses it
+      to see whether a server honours it); only sent with tools.
 
     Raises ``ValueError`` for an empty model or base URL, an unknown profile name, ``strict``
     on a profile without ``supports_strict``, a number out of range or a key an HTTP header
@@ -327,7 +359,10 @@ class OpenAICompatibleChatModel(Connection):
         max_retries: int | None = None,
         instructions: str | None = None,
         max_arguments_chars: int = MAX_ARGUMENTS_CHARS,
+        tool_choice: str | None = None,
     ) -> None:
+        if tool_choice is not None and (not isinstance(tool_choice, str) or not tool_choice):
+            raise TypeError(f"tool_choice must be None or a non-empty str, got {tool_choice!r}")
         if isinstance(profile, str):
             if profile not in CHAT_PROFILES:
                 raise ValueError(
@@ -355,6 +390,7 @@ class OpenAICompatibleChatModel(Connection):
         )
         self.profile = profile
         self.strict = strict
+        self.tool_choice = tool_choice
 
     def generate(self, messages: Sequence[Message], tools: Sequence[ToolSchema]) -> ModelTurn:
         """Send the whole transcript and the tools; return the model's turn.
@@ -367,7 +403,9 @@ class OpenAICompatibleChatModel(Connection):
         translated or a call and its tool message are not paired; the provider's HTTP
         failures as :class:`ProviderConnectionError`, :class:`ProviderTimeoutError` or
         :class:`ProviderStatusError`; :class:`ProviderResponseError` for a reply that breaks
-        the wire format or the adapter's limits. No handler runs on a rejected turn.
+        the wire format or the adapter's limits (also for Ollama's HTTP 500 "error parsing
+        tool call", a malformed call like any other); :class:`ServerQuirkError` for a quirk
+        the profile does not absorb. No handler runs on a rejected turn.
         """
         # Only what is set is sent: the request body is exactly what a lesson shows.
         system = (
@@ -380,11 +418,30 @@ class OpenAICompatibleChatModel(Connection):
         }
         if tools:
             request["tools"] = [to_chat_tool(schema, strict=self.strict) for schema in tools]
+            if self.tool_choice in ("auto", "required", "none"):
+                request["tool_choice"] = self.tool_choice
+            elif self.tool_choice is not None:
+                function = {"name": self.tool_choice}
+                request["tool_choice"] = {"type": "function", "function": function}
         extra = self._add_options(request)
+        try:
+            completion = self._send(request, extra)
+        except ProviderStatusError as error:
+            if error.status_code == 500 and _PARSE_FAILED.search(error.provider_message):
+                # Ollama's parser failed on the model's call (its 500): a malformed reply.
+                raise ProviderResponseError(
+                    f"The server could not parse the model's tool call (HTTP 500: "
+                    f"{error.provider_message}).",
+                    hint=_ARGUMENTS_HINT,
+                ) from None
+            raise
         return to_chat_model_turn(
-            self._send(request, extra),
+            completion,
             max_arguments_chars=self.max_arguments_chars,
             secrets=self._secrets,
+            profile=self.profile,
+            tool_names=[schema["name"] for schema in tools],
+            turn=1 + sum(1 for message in messages if message.get("role") == "assistant"),
         )
 
     def _add_options(self, request: dict[str, Any]) -> dict[str, Any]:
@@ -406,8 +463,16 @@ class OpenAICompatibleChatModel(Connection):
         )
 
     def _repr_options(self) -> Iterable[tuple[str, object]]:
-        return (("profile", self.profile.name), ("strict", self.strict))
+        return (
+            ("profile", self.profile.name),
+            ("strict", self.strict),
+            ("tool_choice", self.tool_choice),
+        )
 
+
+_PARSE_FAILED = re.compile(r"error parsing tool call", re.IGNORECASE)
+"""Ollama's 500 when the model's call does not parse (ollama#7881 and others)."""
+_ARGUMENTS_HINT = "No tool ran for this turn; run again, or simplify the tool's arguments."
 
 _SHAPE_HINT = (
     "Check that the base URL (DEEPSEEK_BASE_URL for DeepSeek) points at a Chat Completions "
@@ -427,6 +492,9 @@ def to_chat_model_turn(
     *,
     max_arguments_chars: int = MAX_ARGUMENTS_CHARS,
     secrets: Iterable[str] = (),
+    profile: ChatProfile = GENERIC,
+    tool_names: Iterable[str] = (),
+    turn: int = 1,
 ) -> ModelTurn:
     """Translate a chat completion (as JSON) into a :class:`ModelTurn`.
 
@@ -440,15 +508,38 @@ def to_chat_model_turn(
 
     Inputs: the reply; the longest ``arguments`` string accepted; the ``secrets`` that no text
     taken from the reply may show (each text passes through
-    :func:`~agentcore.providers.http.redact`, the adapters' one redaction).
+    :func:`~agentcore.providers.http.redact`, the adapters' one redaction); the server's
+    ``profile`` (which quirks are absorbed); the names of the tools the request offered (to
+    recognise a call written as text); and ``turn``, this model turn's number in the run
+    (for the ids the adapter makes).
+
+    The server quirks of issue 22, each reproduced by
+    :class:`~agentcore.providers.local_chat_server.LocalChatServer` in the named mode:
+
+    * absorbed, and written down in one ``{"adapter": {...}}`` entry of ``provider_items``
+      (never sent back): ``function.arguments`` as a JSON object, when the profile says
+      ``arguments_may_be_objects`` (``"arguments_were_objects"``: the ids); a missing call id,
+      when it says ``makes_missing_call_ids`` (``"made_call_ids"``); a ``finish_reason`` that
+      disagrees with the reply, ``"tool_calls"`` without calls or ``"stop"`` with calls: the
+      reply's content decides (``"finish_reason"``: what the server said); a legacy
+      ``function_call`` beside ``tool_calls`` that decodes to the same call as one of them:
+      only ``tool_calls`` is read (``"ignored_function_call"``);
+    * refused with :class:`ServerQuirkError` (``quirk`` names it): arguments as an object
+      on a profile that does not accept them (``"arguments-as-object"``); several JSON
+      objects one after another in one ``arguments`` string, as when a server merges
+      streamed calls (``"concatenated-arguments"``: never split by guess); no call, and a
+      ``content`` that names an offered tool in a ``"name": ...`` field or a ``<tool_call>``
+      tag: the server returned the call as text (``"call-as-text"``, its ``fix`` the
+      profile's ``tool_setup``; nothing is parsed out of prose); a legacy ``function_call``
+      that is not one of the ``tool_calls`` (``"legacy-function-call"``).
 
     Raises :class:`ProviderResponseError` (with a hint, and ``rejected`` holding the refused
     ``choices[0].message``, secrets redacted, when there is one) for: no choice; a ``finish_reason``
     other than ``"stop"`` or ``"tool_calls"`` (``"length"``, ``"content_filter"``,
     ``"insufficient_system_resource"`` each with their own hint); no tool call and no text
     (naming a refusal if there is one); a call that is not a function, has an empty id or
-    name, or whose arguments ``parse_arguments`` refuses; and any field of the wrong
-    shape.
+    name, or whose arguments ``parse_arguments`` refuses (malformed or truncated JSON); and
+    any field of the wrong shape. :class:`ServerQuirkError` is a subclass.
     """
     secrets = tuple(secrets)
     name = f"Chat completion {redact(repr(completion.get('id', '?')), secrets, limit=60)}"
@@ -456,9 +547,10 @@ def to_chat_model_turn(
     first = choices[0] if isinstance(choices, list) and choices else None
     message = first.get("message") if isinstance(first, Mapping) else None
     rejected = (redact_json(message, secrets),) if isinstance(message, Mapping) else ()
+    reading = _Reading(name, max_arguments_chars, secrets, profile, tuple(tool_names), turn)
     failure: ProviderResponseError
     try:
-        return _to_turn(name, completion, max_arguments_chars, secrets)
+        return reading.turn_of(completion)
     except ProviderResponseError as error:
         failure = error
     except (AttributeError, TypeError, ValueError, KeyError, RecursionError) as error:
@@ -471,70 +563,181 @@ def to_chat_model_turn(
     raise failure
 
 
-def _to_turn(
-    name: str, completion: Mapping[str, Any], max_arguments_chars: int, secrets: tuple[str, ...]
-) -> ModelTurn:
-    choices = completion.get("choices")
-    if not isinstance(choices, list) or not choices:
-        raise ProviderResponseError(f"{name} holds no choice.", hint=_SHAPE_HINT)
-    choice = choices[0]
-    message = choice.get("message")
-    if not isinstance(message, Mapping):
-        raise ProviderResponseError(f"{name} has a choice without a message.", hint=_SHAPE_HINT)
-    finish_reason = choice.get("finish_reason")
-    if finish_reason not in ("stop", "tool_calls"):
-        shown = redact(repr(finish_reason), secrets, limit=60)
-        raise ProviderResponseError(
-            f"{name} stopped with finish_reason {shown}, not 'stop' or 'tool_calls'.",
-            hint=_FINISH_HINTS.get(str(finish_reason), _SHAPE_HINT),
-        )
-    raw_calls = message.get("tool_calls") or []
-    if not isinstance(raw_calls, list):
-        raise TypeError(f"tool_calls is a {type(raw_calls).__name__}, not a list")
-    calls = [_tool_call(call, max_arguments_chars, secrets) for call in raw_calls]
-    text, thought = message.get("content"), message.get("reasoning_content")
-    for field, value in (("content", text), ("reasoning_content", thought)):
-        if value is not None and not isinstance(value, str):
-            raise TypeError(f"{field} is a {type(value).__name__}, not a string")
-    text = None if text is None else redact(text, secrets, limit=None)
-    thought = None if thought is None else redact(thought, secrets, limit=None)
-    if calls:
-        extras = {"content": text if text and text.strip() else None, "reasoning_content": thought}
-        kept = {key: value for key, value in extras.items() if value is not None}
-        return ModelTurn(tool_calls=tuple(calls), provider_items=(kept,) if kept else ())
-    if text and text.strip():
-        kept = {"reasoning_content": thought} if thought is not None else {}
-        return ModelTurn(final_text=text, provider_items=(kept,) if kept else ())
-    refusal = message.get("refusal")
-    if refusal:
-        raise ProviderResponseError(
-            f"{name} is a refusal, not an answer: {redact(str(refusal), secrets)!r}.",
-            hint="Rephrase the request.",
-        )
-    raise ProviderResponseError(
-        f"{name} holds no tool call and no text.",
-        hint="The model produced nothing the runtime can act on; run again.",
-    )
+_TAGGED_CALL = re.compile(r"<tool_call>|<\|python_tag\|>|\[TOOL_CALLS\]")
+"""Markers chat templates put around a call written as text (Hermes/Qwen, Llama, Mistral)."""
 
 
-def _tool_call(call: Any, max_arguments_chars: int, secrets: tuple[str, ...]) -> ToolCall:
-    if not isinstance(call, Mapping):
-        raise TypeError(f"a tool call is a {type(call).__name__}, not an object")
-    call_id, function = call.get("id"), call.get("function")
-    shown_id = redact(repr(call_id), secrets, limit=60)
-    if call.get("type", "function") != "function" or not isinstance(function, Mapping):
+@dataclass
+class _Reading:
+    """One reply being read: its name for messages, the limits, the profile, and the notes
+    of what the adapter absorbed (the turn's ``{"adapter": ...}`` entry)."""
+
+    name: str
+    max_arguments_chars: int
+    secrets: tuple[str, ...]
+    profile: ChatProfile
+    tool_names: tuple[str, ...]
+    turn: int
+
+    def __post_init__(self) -> None:
+        self.notes: dict[str, Any] = {}
+
+    def turn_of(self, completion: Mapping[str, Any]) -> ModelTurn:
+        name, secrets = self.name, self.secrets
+        choices = completion.get("choices")
+        if not isinstance(choices, list) or not choices:
+            raise ProviderResponseError(f"{name} holds no choice.", hint=_SHAPE_HINT)
+        choice = choices[0]
+        message = choice.get("message")
+        if not isinstance(message, Mapping):
+            raise ProviderResponseError(f"{name} has a choice without a message.", hint=_SHAPE_HINT)
+        finish_reason = choice.get("finish_reason")
+        if finish_reason not in ("stop", "tool_calls"):
+            shown = redact(repr(finish_reason), secrets, limit=60)
+            raise ProviderResponseError(
+                f"{name} stopped with finish_reason {shown}, not 'stop' or 'tool_calls'.",
+                hint=_FINISH_HINTS.get(str(finish_reason), _SHAPE_HINT),
+            )
+        raw_calls = message.get("tool_calls") or []
+        if not isinstance(raw_calls, list):
+            raise TypeError(f"tool_calls is a {type(raw_calls).__name__}, not a list")
+        calls = [self.tool_call(call, position) for position, call in enumerate(raw_calls, 1)]
+        self.check_legacy_call(message.get("function_call"), calls)
+        if (finish_reason == "tool_calls") != bool(calls):
+            self.notes["finish_reason"] = finish_reason  # the content decided, not this
+        text, thought = message.get("content"), message.get("reasoning_content")
+        for field, value in (("content", text), ("reasoning_content", thought)):
+            if value is not None and not isinstance(value, str):
+                raise TypeError(f"{field} is a {type(value).__name__}, not a string")
+        text = None if text is None else redact(text, secrets, limit=None)
+        thought = None if thought is None else redact(thought, secrets, limit=None)
+        notes = ({"adapter": self.notes},) if self.notes else ()
+        if calls:
+            extras = {
+                "content": text if text and text.strip() else None,
+                "reasoning_content": thought,
+            }
+            kept = {key: value for key, value in extras.items() if value is not None}
+            items = ((kept,) if kept else ()) + notes
+            return ModelTurn(tool_calls=tuple(calls), provider_items=items)
+        if text and text.strip():
+            self.check_not_a_call(text)
+            kept = {"reasoning_content": thought} if thought is not None else {}
+            return ModelTurn(final_text=text, provider_items=((kept,) if kept else ()) + notes)
+        refusal = message.get("refusal")
+        if refusal:
+            raise ProviderResponseError(
+                f"{name} is a refusal, not an answer: {redact(str(refusal), secrets)!r}.",
+                hint="Rephrase the request.",
+            )
         raise ProviderResponseError(
-            f"The tool call {shown_id} is of type "
-            f"{redact(repr(call.get('type')), secrets, limit=60)}, not a function.",
-            hint="The runtime can only run function tools; the turn was rejected.",
+            f"{name} holds no tool call and no text.",
+            hint="The model produced nothing the runtime can act on; run again.",
         )
-    return checked_tool_call(
-        call_id,
-        function.get("name"),
-        function.get("arguments"),
-        max_arguments_chars,
-        secrets,
-        noun="tool call",
-        id_label="id",
-        name_label="function name",
-    )
+
+    def tool_call(self, call: Any, position: int) -> ToolCall:
+        secrets = self.secrets
+        if not isinstance(call, Mapping):
+            raise TypeError(f"a tool call is a {type(call).__name__}, not an object")
+        call_id, function = call.get("id"), call.get("function")
+        shown_id = redact(repr(call_id), secrets, limit=60)
+        if call.get("type", "function") != "function" or not isinstance(function, Mapping):
+            raise ProviderResponseError(
+                f"The tool call {shown_id} is of type "
+                f"{redact(repr(call.get('type')), secrets, limit=60)}, not a function.",
+                hint="The runtime can only run function tools; the turn was rejected.",
+            )
+        function_name = function.get("name")
+        if (call_id is None or call_id == "") and self.profile.makes_missing_call_ids:
+            call_id = f"call-{self.turn}-{position}"
+            self.notes.setdefault("made_call_ids", []).append(call_id)
+        arguments = function.get("arguments")
+        if isinstance(arguments, Mapping):
+            if not self.profile.arguments_may_be_objects:
+                raise ServerQuirkError(
+                    f"The arguments of function {redact(repr(function_name), secrets, limit=60)}"
+                    f" (id {shown_id}) arrived as a JSON object, not a JSON string.",
+                    quirk="arguments-as-object",
+                    fix="profile='ollama' or 'llama-server'",
+                    hint="The Chat Completions format sends arguments as a string; choose a "
+                    "profile that accepts objects (ollama, llama-server) if your server does "
+                    "this.",
+                )
+            # Written back as the string the format specifies, then read by the same checks.
+            arguments = json.dumps(arguments, ensure_ascii=False)
+            self.notes.setdefault("arguments_were_objects", []).append(call_id)
+        if isinstance(arguments, str) and len(arguments) <= self.max_arguments_chars:
+            self.check_one_object(function_name, arguments)
+        return checked_tool_call(
+            call_id,
+            function_name,
+            arguments,
+            self.max_arguments_chars,
+            secrets,
+            noun="tool call",
+            id_label="id",
+            name_label="function name",
+        )
+
+    def check_one_object(self, function_name: object, arguments: str) -> None:
+        """Refuse ``{...}{...}``: several calls' arguments merged into one string."""
+        try:
+            _, end = json.JSONDecoder().raw_decode(arguments.lstrip())
+        except (ValueError, RecursionError):
+            return  # not even one object: parse_arguments says what is wrong
+        rest = arguments.lstrip()[end:].lstrip()
+        if rest.startswith("{"):
+            shown = redact(repr(function_name), self.secrets, limit=60)
+            preview = redact(arguments, self.secrets, limit=PREVIEW_CHARS)
+            raise ServerQuirkError(
+                f"The arguments of function {shown} hold several JSON objects one after "
+                f"another: {preview!r}. The server merged several calls into one.",
+                quirk="concatenated-arguments",
+                fix="turn streaming off, or update the server (ollama#7881)",
+                hint="The adapter does not split them by guess; no tool ran for this turn.",
+            )
+
+    def check_legacy_call(self, legacy: Any, calls: Sequence[ToolCall]) -> None:
+        """A legacy ``function_call`` beside ``tool_calls``: only ``tool_calls`` is read; the
+        legacy field is compared by its decoded JSON, never its raw string."""
+        if legacy is None:
+            return
+        if not isinstance(legacy, Mapping):
+            raise TypeError(f"function_call is a {type(legacy).__name__}, not an object")
+        arguments = legacy.get("arguments")
+        try:
+            decoded = json.loads(arguments) if isinstance(arguments, str) else arguments
+        except ValueError:
+            decoded = None
+        for position, call in enumerate(calls, 1):
+            if call.name == legacy.get("name") and call.arguments == decoded:
+                self.notes["ignored_function_call"] = position
+                return
+        shown = redact(repr(legacy.get("name")), self.secrets, limit=60)
+        raise ServerQuirkError(
+            f"{self.name} holds a legacy function_call to {shown} that is not one of its "
+            f"{len(calls)} tool_calls.",
+            quirk="legacy-function-call",
+            fix="a chat format that returns tool_calls (llama-cpp-python: chatml-function-calling"
+            " returns both; use tool_calls)",
+            hint="The adapter reads only tool_calls and will not guess which call was meant; "
+            "no tool ran for this turn.",
+        )
+
+    def check_not_a_call(self, text: str) -> None:
+        """Refuse a final text that is a call the server did not parse (tools were offered)."""
+        if not self.tool_names:
+            return
+        named = any(
+            re.search(rf'"name"\s*:\s*"{re.escape(tool)}"', text) for tool in self.tool_names
+        )
+        if named or _TAGGED_CALL.search(text):
+            fix = self.profile.tool_setup
+            raise ServerQuirkError(
+                f"{self.name} wrote a tool call as text in content, with no tool_calls: "
+                f"{redact(text, self.secrets, limit=PREVIEW_CHARS)!r}.",
+                quirk="call-as-text",
+                fix=fix,
+                hint=f"The server did not parse the model's call; turn on {fix}. The adapter "
+                "does not parse calls out of text.",
+            )
