@@ -269,3 +269,30 @@ def test_quirk_errors_survive_pickling_with_their_fields() -> None:
     error, _ = run("call-as-text", "llama-server")
     copy = pickle.loads(pickle.dumps(error))
     assert (copy.quirk, copy.fix, str(copy)) == (error.quirk, error.fix, str(error))
+
+
+@pytest.mark.parametrize(
+    ("quirk", "profile", "en", "zh"),
+    [
+        ("call-as-text", "llama-server", "Start llama-server with --jinja.", "加上 --jinja"),
+        ("call-as-text", "vllm", "--enable-auto-tool-choice", "--tool-call-parser NAME"),
+        ("arguments-as-object", "generic", "use profile 'ollama'", "profile `ollama`"),
+        ("concatenated-arguments", "ollama", "never splits them by guess", "不会靠猜测拆分"),
+    ],
+)
+def test_every_quirk_is_explained_in_both_languages_with_what_to_change(
+    quirk: str, profile: str, en: str, zh: str
+) -> None:
+    from agentcore.course.text import explain
+
+    error, _ = run(quirk, profile)
+    assert isinstance(error, ServerQuirkError)
+    assert en in explain(error, "en")
+    assert zh in explain(error, "zh-CN")
+
+
+def test_the_flag_a_server_needs_is_explained_in_chinese_too() -> None:
+    from agentcore.course.text import explain
+
+    error, _ = run("tools-need-flag", "llama-server")
+    assert "llama-server 只有以 --jinja 启动时才接受 tools" in explain(error, "zh-CN")

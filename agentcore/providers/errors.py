@@ -239,9 +239,10 @@ class ServerQuirkError(ProviderResponseError):
     :data:`~agentcore.providers.local_chat_server.QUIRKS`: ``"call-as-text"``,
     ``"concatenated-arguments"``, ``"legacy-function-call"``, ``"arguments-as-object"``)
     and ``fix`` (the server flag or setting that removes it, as the profile names it; may be
-    empty); ``rejected`` as every provider error.
+    empty); ``profile`` (the name of the adapter's profile, so that an explanation can name
+    that server's setting); ``rejected`` as every provider error.
 
-    Attributes: ``quirk``, ``fix``, and those of :class:`ProviderError`. Raised by
+    Attributes: ``quirk``, ``fix``, ``profile``, and those of :class:`ProviderError`. Raised by
     :func:`~agentcore.providers.openai_compatible.to_chat_model_turn`; the turn is rejected
     before any handler runs, and nothing is parsed out of prose or split by guess.
     """
@@ -252,12 +253,14 @@ class ServerQuirkError(ProviderResponseError):
         *,
         quirk: str,
         fix: str = "",
+        profile: str = "",
         hint: str = "",
         rejected: Iterable[Any] = (),
     ) -> None:
         super().__init__(message, hint=hint, rejected=rejected)
         self.quirk = quirk
         self.fix = fix
+        self.profile = profile
 
     def __reduce__(self) -> tuple[Any, ...]:
         # quirk is keyword-only: rebuild from the message, then restore every attribute.

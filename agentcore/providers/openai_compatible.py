@@ -658,6 +658,7 @@ class _Reading:
                     f"The arguments of function {redact(repr(function_name), secrets, limit=60)}"
                     f" (id {shown_id}) arrived as a JSON object, not a JSON string.",
                     quirk="arguments-as-object",
+                    profile=self.profile.name,
                     fix="profile='ollama' or 'llama-server'",
                     hint="The Chat Completions format sends arguments as a string; choose a "
                     "profile that accepts objects (ollama, llama-server) if your server does "
@@ -693,6 +694,7 @@ class _Reading:
                 f"The arguments of function {shown} hold several JSON objects one after "
                 f"another: {preview!r}. The server merged several calls into one.",
                 quirk="concatenated-arguments",
+                profile=self.profile.name,
                 fix="turn streaming off, or update the server (ollama#7881)",
                 hint="The adapter does not split them by guess; no tool ran for this turn.",
             )
@@ -718,6 +720,7 @@ class _Reading:
             f"{self.name} holds a legacy function_call to {shown} that is not one of its "
             f"{len(calls)} tool_calls.",
             quirk="legacy-function-call",
+            profile=self.profile.name,
             fix="a chat format that returns tool_calls (llama-cpp-python: chatml-function-calling"
             " returns both; use tool_calls)",
             hint="The adapter reads only tool_calls and will not guess which call was meant; "
@@ -737,6 +740,7 @@ class _Reading:
                 f"{self.name} wrote a tool call as text in content, with no tool_calls: "
                 f"{redact(text, self.secrets, limit=PREVIEW_CHARS)!r}.",
                 quirk="call-as-text",
+                profile=self.profile.name,
                 fix=fix,
                 hint=f"The server did not parse the model's call; turn on {fix}. The adapter "
                 "does not parse calls out of text.",
