@@ -87,10 +87,23 @@ def test_an_unset_key_variable_is_one_sentence_and_exit_2(
     ("argv", "said"),
     [
         (["--provider", "openai-compatible"], "needs --base-url and --model"),
-        (["--provider", "openai-compatible", "--offline", "--base-url", "http://x"],
-         "leave out --base-url"),  # fmt: skip
-        (["--provider", "openai-compatible", "--base-url", "http://x", "--model", "m",
-          "--quirk", "tools-dropped"], "add --offline"),  # fmt: skip
+        (
+            ["--provider", "openai-compatible", "--offline", "--base-url", "http://x"],
+            "leave out --base-url",
+        ),
+        (
+            [
+                "--provider",
+                "openai-compatible",
+                "--base-url",
+                "http://x",
+                "--model",
+                "m",
+                "--quirk",
+                "tools-dropped",
+            ],
+            "add --offline",
+        ),
         (["--model", "m"], "go with --provider openai-compatible"),
         (["--provider", "openai-compatible", "--offline", "--quirk", "nope"], "invalid choice"),
     ],
