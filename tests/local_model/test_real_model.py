@@ -14,7 +14,7 @@ from agentcore import AgentRuntime, AgentRuntimeError, ModelTurn, build_tools, w
 
 pytest.importorskip("llama_cpp", reason="the local extra is not installed")
 
-from agentcore.providers.local_model import LocalModel, model_file  # noqa: E402
+from agentcore.providers.local_model import LocalModel, model_file
 
 
 @pytest.fixture(scope="module")
