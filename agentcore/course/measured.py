@@ -1,10 +1,11 @@
 """The committed measurement of a real, weak model on the chapter's tasks (issue 22).
 
 ``benchmarks/local_model_tasks.py --write`` runs
-:class:`~agentcore.providers.local_model.LocalModel` (SmolLM2-135M-Instruct, greedy, seed 0) through ``AgentRuntime`` on every task of the weather
-example and writes ``measurements/local-model-tasks.json`` beside this module: the date, the
-versions, and one row per run. Lesson 06's appendix shows it with :func:`local_model_table`,
-so the lesson needs neither the ``local`` extra nor the time to run the model.
+:class:`~agentcore.providers.local_model.LocalModel` (SmolLM2-135M-Instruct, greedy, seed 0)
+through ``AgentRuntime`` on every task of the weather example and writes
+``measurements/local-model-tasks.json`` beside this module: the date, the versions, and one
+row per run. Lesson 06's appendix shows it with :func:`local_model_table`, so the lesson needs
+neither the ``local`` extra nor the time to run the model.
 """
 
 from __future__ import annotations
