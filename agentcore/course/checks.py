@@ -884,6 +884,9 @@ def accepted(exercise: str, language: str | None = None) -> bool:
 # ----------------------------------------------------------------------------- lesson 06 (issue 13)
 # Lesson 06's learner tasks for sections 12 and 13: the learner builds each experiment, and
 # these judges run it through an unchanged AgentRuntime and compare with the run's own events.
+# The core (06-experiments) holds two_calls, describe_temperature, failing_reminder,
+# reminder_twice, max_steps_one and smallest_max_steps; the appendix
+# (06-appendix-reference-and-trajectory) holds task_succeeded, trajectory and where.
 
 _RUNTIME_SOURCE_HASH = hashlib.sha256(inspect.getsource(_runtime_module).encode()).hexdigest()
 _RUNTIME_CLASSES = (AgentRuntime, AgentRun)
@@ -1096,7 +1099,8 @@ TRAJECTORY_STEPS = {
     "G": ("ToolObservation", "celsius_to_fahrenheit"),
     "H": ("ToolAction", "celsius_to_fahrenheit"),
 }
-"""The shuffled steps of the Tokyo run (lesson 06, section 13): event type and tool name."""
+"""The shuffled steps of the Tokyo run (lesson 06's appendix, section 13): event type and tool
+name."""
 
 
 def _event_step(event: Any) -> str | None:
@@ -1159,7 +1163,8 @@ WHERE_ACCEPTED: dict[str, set[tuple[str, str]]] = {
     },
     "stops": {("runtime.py", "_loop")},
 }
-"""Lesson 06's five "where" questions: (file, function or class) answers that are right."""
+"""The five "where" questions of lesson 06's appendix: (file, function or class) answers that
+are right."""
 
 _WHERE_MODULES = {
     "runtime.py": "agentcore.runtime",
