@@ -18,10 +18,19 @@ def _suite(nodeid: str) -> str | None:
 _SLOW_MODULES = ("tests/test_exercises.py", "tests/test_autograde.py")
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Mark the slow suites: nbval lessons, browser tests, and the kernel-driven exercise tests."""
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark the slow suites: nbval lessons, browser tests, and the kernel-driven exercise tests.
+
+    The real-model suite (tests/local_model, marker ``local_model``) runs only when asked for
+    by name (``-m local_model``): it needs the ``local`` extra, which CI does not build.
+    """
+    asked_for_the_model = "local_model" in (config.getoption("markexpr") or "")
     for item in items:
-        if ".ipynb::" in item.nodeid:
+        if item.nodeid.startswith("tests/local_model/"):
+            item.add_marker(pytest.mark.local_model)
+            if not asked_for_the_model:
+                item.add_marker(pytest.mark.skip(reason="the real model runs with -m local_model"))
+        elif ".ipynb::" in item.nodeid:
             item.add_marker(pytest.mark.lessons)
         elif item.nodeid.startswith("tests/browser/"):
             item.add_marker(pytest.mark.browser)

@@ -66,6 +66,7 @@ if TYPE_CHECKING:
     )
     from agentcore.course.text import explain, set_language
     from agentcore.course.weather import ScriptedWeatherModel, weather_request
+    from agentcore.providers.chat_profiles import CHAT_PROFILES, ChatProfile
     from agentcore.providers.deepseek import DeepSeekResponsesModel
     from agentcore.providers.deepseek_chat import DeepSeekChatModel
     from agentcore.providers.errors import (
@@ -78,20 +79,14 @@ if TYPE_CHECKING:
         ProviderStatusError,
         ProviderTimeoutError,
     )
-    from agentcore.providers.openai_compatible import (
-        CHAT_PROFILES,
-        ChatProfile,
-        OpenAICompatibleChatModel,
-    )
+    from agentcore.providers.openai_compatible import OpenAICompatibleChatModel
 
 # Public names that live outside the runtime, and the module each one loads from on first use.
 _LAZY: dict[str, str] = {
     "DeepSeekResponsesModel": "agentcore.providers.deepseek",
     "DeepSeekChatModel": "agentcore.providers.deepseek_chat",
-    **dict.fromkeys(
-        ("CHAT_PROFILES", "ChatProfile", "OpenAICompatibleChatModel"),
-        "agentcore.providers.openai_compatible",
-    ),
+    **dict.fromkeys(("CHAT_PROFILES", "ChatProfile"), "agentcore.providers.chat_profiles"),
+    "OpenAICompatibleChatModel": "agentcore.providers.openai_compatible",
     **dict.fromkeys(
         (
             "ProviderConfigurationError",

@@ -53,6 +53,8 @@ KEYWORDS = {"phrase": None, "say": None, "_say": None}
 RUNTIME_FAMILIES = {
     "provider status.": "the rest is a ProviderStatusError's HTTP status (text._explain_status)",
     "typed error.": "the rest is an exception class name, along the error's MRO (text.explain)",
+    "server quirk.": "the rest is a ServerQuirkError's quirk (text._explain_quirk)",
+    "server setup.": "the rest is a ChatProfile's name (text._explain_quirk, the doctor)",
 }
 """Id prefixes whose rest is data, not a literal of the code, with where it comes from."""
 

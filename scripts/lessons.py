@@ -87,10 +87,17 @@ def solutions(language: str) -> list[Path]:
 
 # appendix lessons (lesson 01): ``NN-appendix-<topic>.ipynb`` sits beside lesson NN, is released
 # with it (``release NN``) and has its own quiz, ``quizzes/NN-appendix.json``.
+PACKAGE_QUIZZES = Path(__file__).resolve().parents[1] / "agentcore" / "course" / "quizzes"
+
+
 def quiz_name(path: Path) -> str:
     """The quiz of a lesson file: ``"01"`` for ``01-the-loop.ipynb``, ``"01-appendix"`` for an
-    appendix ``01-appendix-<topic>.ipynb``."""
-    return path.name[:2] + ("-appendix" if "-appendix-" in path.name else "")
+    appendix ``01-appendix-<topic>.ipynb``; a lesson's further appendix has a quiz named after
+    it (``quizzes/05-appendix-local-model.json`` for ``05-appendix-local-model.ipynb``)."""
+    if "-appendix-" in path.name:
+        own = PACKAGE_QUIZZES / f"{path.stem}.json"
+        return path.stem if own.exists() else path.name[:2] + "-appendix"
+    return path.name[:2]
 
 
 def learner_twin(solution: Path) -> Path:

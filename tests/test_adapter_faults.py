@@ -432,3 +432,29 @@ def test_a_provider_item_no_adapter_wrote_is_refused_before_anything_is_sent(
     assert f"Transcript message 1 holds {said}" in str(caught.value)
     assert "nothing was sent" in str(caught.value)
     assert server.requests == []
+
+
+def test_an_adapter_note_is_never_sent_back_by_either_wire_format() -> None:
+    """A turn whose quirk the Chat adapter absorbed carries ``{"adapter": {...}}``; both
+    translations skip it instead of refusing the transcript (the quirk run's second turn)."""
+    from agentcore.providers.deepseek import to_input_items
+    from agentcore.providers.openai_compatible import to_chat_messages
+
+    call = {"call_id": "call-1-1", "name": "get_teaching_weather", "arguments": {"city": "Tokyo"}}
+    transcript = [
+        {"role": "user", "content": "Tokyo?"},
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [call],
+            "provider_items": [{"adapter": {"made_call_ids": ["call-1-1"]}}],
+        },
+        {"role": "tool", "tool_call_id": "call-1-1", "name": "get_teaching_weather",
+         "content": "{}"},
+    ]
+    chat = to_chat_messages(transcript)
+    assert [m["role"] for m in chat] == ["user", "assistant", "tool"]
+    assert "adapter" not in json.dumps(chat)
+    items = to_input_items(transcript)
+    assert "adapter" not in json.dumps(items)
+    assert [item.get("type") for item in items][-2:] == ["function_call", "function_call_output"]

@@ -358,8 +358,8 @@ def test_a_failed_write_is_reported_in_chinese(
         (["--nope"], "python -m agentcore：错误：无法识别的参数：--nope"),
         (
             ["--offline"],
-            "python -m agentcore：错误：--offline 要和 --provider deepseek 一起用；"
-            "脚本模型本来就是离线的",
+            "python -m agentcore：错误：--offline 要和 --provider deepseek 或 openai-compatible "
+            "一起用；脚本模型本来就是离线的",
         ),
     ],
 )

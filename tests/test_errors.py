@@ -114,6 +114,18 @@ BUILDERS: dict[str, Callable[[], BaseException]] = {
             )
         )
     ),
+    "ServerQuirkError": lambda: run_failing(
+        Raising(
+            P.ServerQuirkError(
+                "The arguments of function 'get_teaching_weather' hold several JSON objects.",
+                quirk="concatenated-arguments",
+                fix="turn streaming off",
+                profile="ollama",
+                hint="No tool ran for this turn.",
+                rejected=[{"role": "assistant", "content": None}],
+            )
+        )
+    ),
     "ProviderRequestError": lambda: run_failing(
         Raising(P.ProviderRequestError("The output 'c9' has no call.", hint="Keep pairs."))
     ),

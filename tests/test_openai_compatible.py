@@ -24,9 +24,9 @@ from agentcore import (
     weather_request,
 )
 from agentcore.course.offline_replies import weather_script
+from agentcore.providers.chat_profiles import DEEPSEEK, GENERIC, LM_STUDIO, OLLAMA
 from agentcore.providers.local_chat_server import THINKING_400, LocalChatServer
 from agentcore.providers.local_server import Reply, function_call, message, reasoning
-from agentcore.providers.openai_compatible import DEEPSEEK, GENERIC, LM_STUDIO, OLLAMA
 
 KEY = "sk-compat-test-4f1e9a7c2b6d0e38"
 """A made-up key: the tests check it reaches the server and appears nowhere else."""

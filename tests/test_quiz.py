@@ -15,7 +15,7 @@ from IPython.core.interactiveshell import InteractiveShell
 from IPython.utils.capture import capture_output
 
 from agentcore.course import quiz
-from scripts.lessons import LANGUAGES, NOTEBOOKS, solutions
+from scripts.lessons import LANGUAGES, NOTEBOOKS, quiz_name, solutions
 
 SOLUTIONS = [path for language in LANGUAGES for path in solutions(language)]
 # The learner notebooks released from them, beside solutions/.
@@ -27,9 +27,8 @@ LESSONS = sorted(
 
 def lesson_of(path: Path) -> str:
     # appendix lessons: NN-appendix-<topic>.ipynb has its own quiz, quizzes/NN-appendix.json
-    if "-appendix-" in path.name:
-        return path.name[:2] + "-appendix"
-    return path.name[:2]
+    # (a further appendix: quizzes/NN-appendix-<topic>.json)
+    return quiz_name(path)
 
 
 @pytest.mark.parametrize("lesson", LESSONS)

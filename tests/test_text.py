@@ -63,9 +63,12 @@ def test_every_key_has_both_languages_with_the_same_fields() -> None:
     for key in text.all_keys():
         english, chinese = phrase(key, "en"), phrase(key, "zh-CN")
         assert english and chinese, key
-        # Provider errors are explained in English by their own message; an unknown argparse
-        # message is not repeated in Chinese (it would mix the languages in one sentence).
-        if not key.startswith(("typed error.Provider", "cli.other flag")):
+        # Provider errors (the server-quirk and local-model ones included) are explained in
+        # English by their own message; an unknown argparse message is not repeated in Chinese
+        # (it would mix the languages in one sentence).
+        provider_family = ("typed error.Provider", "typed error.ServerQuirkError",
+                           "typed error.LocalModelUnavailable")
+        if not key.startswith((*provider_family, "cli.other flag")):
             assert _fields(english) == _fields(chinese), key
         assert english != chinese or not re.search("[A-Za-z]{3}", english), key
 

@@ -737,6 +737,36 @@ def _bad_reply(ns: Namespace) -> Judgement:
     return True, "reply_right", {}
 
 
+PROFILE_QUIRKS = ("arguments-as-object", "missing-call-id")
+"""The quirks of the server in lesson 05 appendix (a model on your own machine), your turn."""
+
+
+def _profile_for_quirks(ns: Namespace) -> Judgement:
+    """Lesson 05 appendix (a model on your own machine), your turn: the profile under which
+    the weather task answers against a server with :data:`PROFILE_QUIRKS`."""
+    # (lazily) loaded only for this lesson: the adapter needs the openai SDK.
+    from agentcore.course.offline_replies import weather_script
+    from agentcore.providers.chat_profiles import CHAT_PROFILES
+    from agentcore.providers.local_chat_server import LocalChatServer
+    from agentcore.providers.openai_compatible import OpenAICompatibleChatModel
+
+    profile = ns["my_profile"]
+    if not isinstance(profile, str) or profile not in CHAT_PROFILES:
+        return False, "profile_unknown", {"names": ", ".join(CHAT_PROFILES)}
+    script = weather_script()
+    with LocalChatServer(
+        script, models=("local-model",), requires_key=False, quirks=PROFILE_QUIRKS
+    ) as server:
+        model = OpenAICompatibleChatModel(
+            "local-model", base_url=server.base_url, profile=profile, max_retries=0
+        )
+        try:
+            AgentRuntime(model, build_tools()).run(weather_request())
+        except AgentRuntimeError as error:
+            return False, "profile_refused", {"error": _error(error)}
+    return True, "profile_right", {}
+
+
 @dataclass(frozen=True)
 class Exercise:
     """One exercise: the names its answer cell defines and the judge of the answer."""
@@ -760,6 +790,7 @@ EXERCISES: dict[str, Exercise] = {
     "smallest_max_steps": Exercise(("smallest_max_steps",), _smallest_max_steps),
     "unpaired_outputs": Exercise(("unpaired_outputs",), _unpaired_outputs),
     "bad_reply": Exercise(("my_bad_reply",), _bad_reply),
+    "profile_for_quirks": Exercise(("my_profile",), _profile_for_quirks),
 }
 """Every exercise of the lessons, by the name its check cell uses (05's two are ready for when
 lesson 05 is marked up: ``unpaired_outputs`` and ``bad_reply``)."""

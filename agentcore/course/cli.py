@@ -51,6 +51,9 @@ INSTRUCTIONS = (
 """The ``instructions`` sent with ``--provider deepseek``, online and offline alike."""
 OFFLINE_MODEL = "deepseek-flash"
 """The model name sent to the local server with ``--offline`` (it plays a script anyway)."""
+OFFLINE_LOCAL_MODEL = "local-model"
+"""The model name ``--provider openai-compatible --offline`` and ``doctor --offline`` send
+when ``--model`` is not given (the local server serves the name it is asked for)."""
 OFFLINE_API_KEY = "offline-placeholder"
 """What ``--offline`` sends as the key: a real ``DEEPSEEK_API_KEY`` never goes to the server."""
 
@@ -176,10 +179,11 @@ def build_parser(language: Language = "en") -> argparse.ArgumentParser:
     parser.add_argument("--show-transcript", action="store_true", help=say("cli.show transcript"))
     parser.add_argument(
         "--provider",
-        choices=["scripted", "deepseek"],
+        choices=["scripted", "deepseek", "openai-compatible"],
         default="scripted",
         help=say("cli.provider"),
     )
+    _add_server_flags(parser, language)
     parser.add_argument(
         "--api",
         choices=["responses", "chat"],
@@ -193,6 +197,41 @@ def build_parser(language: Language = "en") -> argparse.ArgumentParser:
         default=None,
         help=say("cli.reasoning effort"),
     )
+    return parser
+
+
+def _add_server_flags(parser: argparse.ArgumentParser, language: Language) -> None:
+    """The flags of ``--provider openai-compatible`` and of ``doctor`` (issue 22)."""
+    # Imported here: the profiles and quirk names live with the adapter and the server.
+    from agentcore.providers.chat_profiles import CHAT_PROFILES
+    from agentcore.providers.local_chat_server import QUIRKS
+
+    parser.add_argument("--base-url", metavar="URL", help=phrase("cli.base url", language))
+    parser.add_argument("--model", metavar="NAME", help=phrase("cli.model", language))
+    parser.add_argument("--api-key-env", metavar="NAME", help=phrase("cli.api key env", language))
+    parser.add_argument(
+        "--profile",
+        choices=list(CHAT_PROFILES),
+        default="generic",
+        help=phrase("cli.profile", language),
+    )
+    parser.add_argument(
+        "--quirk", choices=list(QUIRKS), action="append", help=phrase("cli.quirk", language)
+    )
+
+
+def build_doctor_parser(language: Language = "en") -> argparse.ArgumentParser:
+    """Return the argument parser of ``python -m agentcore doctor``, in ``language``."""
+    parser = _Parser(
+        language,
+        prog="python -m agentcore doctor",
+        description=phrase("doctor.description", language),
+    )
+    parser.add_argument(
+        "--language", choices=LANGUAGES, default=language, help=phrase("cli.language", language)
+    )
+    _add_server_flags(parser, language)
+    parser.add_argument("--offline", action="store_true", help=phrase("doctor.offline", language))
     return parser
 
 
@@ -260,10 +299,20 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _main(argv: Sequence[str], help_in: Language) -> int:
+    if argv and argv[0] == "doctor":
+        return _doctor(argv[1:], help_in)
     parser = build_parser(help_in)
     args = parser.parse_args(argv)
-    if args.offline and args.provider != "deepseek":
+    compatible = args.provider == "openai-compatible"
+    if args.offline and args.provider == "scripted":
         parser.error(phrase("cli.offline needs deepseek", help_in))
+    server_flags = (args.base_url, args.model, args.api_key_env, args.quirk)
+    if not compatible and (
+        any(flag is not None for flag in server_flags) or args.profile != "generic"
+    ):
+        parser.error(phrase("cli.server flags need openai-compatible", help_in))
+    if compatible:
+        _check_server_flags(parser, args, help_in)
     if args.api != "responses" and args.provider != "deepseek":
         parser.error(phrase("cli.api needs deepseek", help_in))
     if args.reasoning_effort is not None and args.provider != "deepseek":
@@ -274,7 +323,135 @@ def _main(argv: Sequence[str], help_in: Language) -> int:
     if args.provider == "scripted":
         model = ScriptedWeatherModel(city=args.city, task=args.task, language=args.language)
         return _run(model, tools, args)
+    if compatible:
+        return _run_compatible(tools, args)
     return _run_deepseek(tools, args)
+
+
+def _check_server_flags(
+    parser: argparse.ArgumentParser, args: argparse.Namespace, language: Language
+) -> None:
+    """Online a server needs --base-url and --model; offline the loopback server is the one
+    (no --base-url), and --quirk is only for it."""
+    if args.offline and args.base_url is not None:
+        parser.error(phrase("cli.base url offline", language))
+    if not args.offline and (args.base_url is None or args.model is None):
+        parser.error(phrase("cli.server needs url and model", language))
+    if args.quirk and not args.offline:
+        parser.error(phrase("cli.quirk needs offline", language))
+
+
+def _api_key(args: argparse.Namespace, language: Language) -> str | int | None:
+    """The key from the variable ``--api-key-env`` names (never a command-line value, never
+    ``OPENAI_*``); ``None`` without the flag; exit status 2, said in one line, if it is unset."""
+    if args.api_key_env is None:
+        return None
+    key = os.environ.get(args.api_key_env, "").strip()
+    if not key:
+        _say(phrase("cli.api key env unset", language, name=args.api_key_env), error=True)
+        return 2
+    return key
+
+
+@contextlib.contextmanager
+def _compatible_server(
+    args: argparse.Namespace, key: str | None, language: Language, script: list[Any]
+) -> Any:
+    """Yield ``(base_url, model name)``: the given server online, else a loopback
+    :class:`~agentcore.providers.local_chat_server.LocalChatServer` in the ``--quirk`` modes
+    playing ``script`` (it needs the key only when ``--api-key-env`` named one)."""
+    if not args.offline:
+        yield args.base_url, args.model
+        return
+    from agentcore.providers.local_chat_server import LocalChatServer
+
+    name = args.model or OFFLINE_LOCAL_MODEL
+    with LocalChatServer(
+        script, models=(name,), api_key=key, requires_key=key is not None, quirks=args.quirk or ()
+    ) as server:
+        quirks = ", ".join(args.quirk) if args.quirk else "-"
+        _say(phrase("cli.offline compatible banner", language, quirks=quirks))
+        yield server.base_url, name
+
+
+def _run_compatible(tools: list[Tool], args: argparse.Namespace) -> int:
+    """Run the task through OpenAICompatibleChatModel, against a server or offline."""
+    from agentcore.course.offline_replies import weather_script
+    from agentcore.providers.openai_compatible import OpenAICompatibleChatModel
+
+    language: Language = args.language
+    key = _api_key(args, language)
+    if isinstance(key, int):
+        return key
+    script = weather_script(args.city, args.task, language)
+    with _compatible_server(args, key, language, script) as (base_url, name):
+        model = _client(
+            lambda: OpenAICompatibleChatModel(
+                name,
+                base_url=base_url,
+                api_key=key,
+                profile=args.profile,
+                instructions=INSTRUCTIONS,
+                max_retries=0 if args.offline else None,
+            ),
+            language,
+        )
+        if isinstance(model, int):
+            return model
+        if not args.offline:
+            _say(
+                phrase(
+                    "cli.compatible banner",
+                    language,
+                    base_url=base_url,
+                    model=name,
+                    profile=args.profile,
+                )
+            )
+        return _run(model, tools, args)
+
+
+def _doctor(argv: Sequence[str], help_in: Language) -> int:
+    """``python -m agentcore doctor``: exit 0 if the server can do tool calls, 1 if not (or
+    nothing answered), 2 for bad flags or an unset ``--api-key-env`` variable."""
+    from agentcore.course.doctor import diagnose, report
+    from agentcore.providers.local_server import Reply, function_call
+    from agentcore.providers.openai_compatible import OpenAICompatibleChatModel
+
+    parser = build_doctor_parser(help_in)
+    args = parser.parse_args(argv)
+    _check_server_flags(parser, args, help_in)
+    language: Language = args.language
+    key = _api_key(args, language)
+    if isinstance(key, int):
+        return key
+    # Offline, the loopback server answers both probes with the call a good server makes.
+    call = function_call("get_teaching_weather", {"city": "Tokyo"}, "call-weather")
+    script = [Reply(output=(call,))] * 2
+    with _compatible_server(args, key, language, script) as (base_url, name):
+        _say(
+            phrase(
+                "doctor.title",
+                language,
+                base_url=base_url if not args.offline else "127.0.0.1",
+                model=name,
+                profile=args.profile,
+            )
+        )
+        diagnosis = diagnose(
+            lambda choice: OpenAICompatibleChatModel(
+                name,
+                base_url=base_url,
+                api_key=key,
+                profile=args.profile,
+                tool_choice=choice,
+                max_retries=0,  # a probe reports what one request gets
+            ),
+            language,
+        )
+    for line in report(diagnosis, args.profile, language):
+        _say(line)
+    return 0 if diagnosis.can_call_tools else 1
 
 
 def _client(build: Callable[[], Model], language: Language) -> Model | int:

@@ -167,6 +167,8 @@ def explain(error: BaseException, language: Language | None = None) -> str:
             return _explain_configuration(message, language)
         if name == "ProviderStatusError":
             return _explain_status(error, message, language)
+        if name == "ServerQuirkError":
+            return _explain_quirk(error, language)
         return phrase(
             f"typed error.{name}",
             language,
@@ -206,6 +208,17 @@ def _explain_configuration(message: str, language: Language) -> str:
         powershell=powershell,
         cmd=cmd,
     )
+
+
+def _explain_quirk(error: BaseException, language: Language) -> str:
+    # Each quirk's explanation, with the setup of the server the profile names (issue 22).
+    quirk, profile = getattr(error, "quirk", ""), getattr(error, "profile", "")
+    key = f"server quirk.{quirk}"
+    if key not in _catalog("en"):
+        return phrase("typed error.ProviderResponseError", language, message=str(error))
+    setup_key = f"server setup.{profile}"
+    setup = phrase(setup_key if setup_key in _catalog("en") else "server setup.generic", language)
+    return phrase(key, language, setup=setup)
 
 
 def _explain_status(error: BaseException, message: str, language: Language) -> str:

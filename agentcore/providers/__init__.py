@@ -12,8 +12,10 @@ An adapter translates between a provider's wire format and the runtime's interna
 * :mod:`~agentcore.providers.deepseek_settings`: the ``DEEPSEEK_*`` settings both DeepSeek
   adapters read.
 * :mod:`~agentcore.providers.deepseek`: ``DeepSeekResponsesModel`` and its three translations.
+* :mod:`~agentcore.providers.chat_profiles`: ``ChatProfile`` and one per server (DeepSeek,
+  Ollama, llama-server, vLLM, LM Studio, generic): what each does differently.
 * :mod:`~agentcore.providers.openai_compatible`: ``OpenAICompatibleChatModel`` for any Chat
-  Completions server, its three translations, and a ``ChatProfile`` per server.
+  Completions server, its three translations, and the server quirks it absorbs or refuses.
 * :mod:`~agentcore.providers.deepseek_chat`: ``DeepSeekChatModel``, the generic Chat
   Completions adapter with DeepSeek's profile and settings.
 * :mod:`~agentcore.providers.http`: the trust boundary every adapter shares: the HTTP client it
@@ -22,7 +24,7 @@ An adapter translates between a provider's wire format and the runtime's interna
 * :mod:`~agentcore.providers.local_server`: ``LocalResponsesServer``, DeepSeek's behaviour on
   127.0.0.1 with scripted replies, and ``LoopbackServer``, what every loopback server shares.
 * :mod:`~agentcore.providers.local_chat_server`: ``LocalChatServer``, the same for Chat
-  Completions.
+  Completions, with a quirk mode for each quirk of a local server (``QUIRKS``).
 
 Nothing here imports :mod:`agentcore.course`: the loopback servers play the script they are
 given (the course builds its weather script in :mod:`agentcore.course.offline_replies`).

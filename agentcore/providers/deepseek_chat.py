@@ -2,7 +2,7 @@
 
 :class:`DeepSeekChatModel` is
 :class:`~agentcore.providers.openai_compatible.OpenAICompatibleChatModel` with
-:data:`~agentcore.providers.openai_compatible.DEEPSEEK` and DeepSeek's settings
+:data:`~agentcore.providers.chat_profiles.DEEPSEEK` and DeepSeek's settings
 (``DEEPSEEK_*``, read by :func:`~agentcore.providers.deepseek_settings.deepseek_settings`, the
 same function the Responses adapter uses). Its only own request field is DeepSeek's thinking
 control (https://api-docs.deepseek.com/guides/thinking_mode): ``reasoning_effort``, or
@@ -15,8 +15,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from agentcore.providers.chat_profiles import DEEPSEEK
 from agentcore.providers.deepseek_settings import ReasoningEffort, deepseek_settings
-from agentcore.providers.openai_compatible import DEEPSEEK, OpenAICompatibleChatModel
+from agentcore.providers.openai_compatible import OpenAICompatibleChatModel
 from agentcore.providers.tool_calls import MAX_ARGUMENTS_CHARS
 
 
@@ -27,7 +28,7 @@ class DeepSeekChatModel(OpenAICompatibleChatModel):
     settings, read and checked in the same place, and the same trust boundary. Only the wire
     format differs: ``POST {base_url}/chat/completions`` with ``messages``, stateless, the
     whole transcript sent every turn, the ``reasoning_content`` of a tool-calling turn sent
-    back (the :data:`~agentcore.providers.openai_compatible.DEEPSEEK` profile).
+    back (the :data:`~agentcore.providers.chat_profiles.DEEPSEEK` profile).
 
     Inputs (all keyword-only except ``model``):
 

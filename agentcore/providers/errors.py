@@ -24,6 +24,9 @@ ProviderStatusError         the provider answered with an HTTP    ``status_code`
 ProviderResponseError       the reply breaks the wire format or   the provider, the base URL
                             the adapter's limits (size, nesting,
                             encoding, items, arguments)
+ServerQuirkError            a Chat Completions server showed a    ``quirk`` and ``fix``: the
+                            known quirk the adapter refuses       server's flag or setting
+                            (issue 22)
 =========================== ===================================== ===============================
 """
 
@@ -83,6 +86,16 @@ STATUS_HINTS: dict[int | str, tuple[str, str]] = {
     ),
     422: ("The provider rejected a parameter", _FORMAT),
     429: ("Too many requests at once", _RETRY),
+    "tools need jinja": (
+        "llama-server refused the tools: it runs without its chat templates",
+        "Start llama-server with --jinja (llama.cpp docs/function-calling.md); the adapter "
+        "cannot send tools to it otherwise.",
+    ),
+    "tools need auto tool choice": (
+        "vLLM refused the tools: its tool-call parser is not on",
+        "Start vLLM with --enable-auto-tool-choice --tool-call-parser NAME (the parser of your "
+        "model's family, vLLM docs features/tool_calling).",
+    ),
     "3xx": (
         "The provider answered with a redirect, which the adapter does not follow",
         "Set DEEPSEEK_BASE_URL to the provider's API address itself (https://api.deepseek.com "
@@ -97,12 +110,17 @@ Keys: the statuses DeepSeek documents (400, 401, 402, 422, 429, 5xx) and those a
 may send besides (403, 404); ``"model not exist"`` for a 400 whose message says the model does
 not exist (DeepSeek answers an unknown model with ``400 Model Not Exist``, not 404);
 ``"reasoning dropped"`` for DeepSeek's 400 when a thinking-mode reasoning item was not sent back;
+``"tools need jinja"`` and ``"tools need auto tool choice"`` for a local server that refuses
+``tools`` until a flag is set (llama-server answers 500 ``tools param requires --jinja flag``,
+reported in AstrBotDevs/AstrBot#758; vLLM answers 400 naming ``--enable-auto-tool-choice``);
 ``"3xx"``
 for a redirect; ``"other"`` for anything else.
 """
 
 _MODEL_NOT_EXIST = re.compile(r"model\W*(does\W*)?not\W*exist", re.IGNORECASE)
 _REASONING_DROPPED = re.compile(r"reasoning_(text|content).*passed back", re.IGNORECASE)
+_NEEDS_JINJA = re.compile(r"requires\W+--jinja", re.IGNORECASE)
+_NEEDS_AUTO_TOOL_CHOICE = re.compile(r"--enable-auto-tool-choice", re.IGNORECASE)
 
 
 def status_key(status_code: int, provider_message: str = "") -> int | str:
@@ -116,6 +134,10 @@ def status_key(status_code: int, provider_message: str = "") -> int | str:
         return "model not exist"
     if status_code == 400 and _REASONING_DROPPED.search(provider_message):
         return "reasoning dropped"
+    if status_code in (400, 500) and _NEEDS_JINJA.search(provider_message):
+        return "tools need jinja"
+    if status_code in (400, 500) and _NEEDS_AUTO_TOOL_CHOICE.search(provider_message):
+        return "tools need auto tool choice"
     if status_code in STATUS_HINTS:
         return status_code
     if 300 <= status_code < 400:
@@ -233,3 +255,43 @@ class ProviderResponseError(ProviderError):
     ``call_id`` or name. The turn is rejected before any handler runs; ``rejected`` holds the
     refused output items when there were any.
     """
+
+
+class ServerQuirkError(ProviderResponseError):
+    """A Chat Completions server showed a known quirk that the adapter refuses (issue 22).
+
+    Inputs: ``message`` and ``hint`` as every provider error; keyword-only ``quirk`` (the
+    quirk's name, one of
+    :data:`~agentcore.providers.local_chat_server.QUIRKS`: ``"call-as-text"``,
+    ``"concatenated-arguments"``, ``"legacy-function-call"``, ``"arguments-as-object"``)
+    and ``fix`` (the server flag or setting that removes it, as the profile names it; may be
+    empty); ``profile`` (the name of the adapter's profile, so that an explanation can name
+    that server's setting); ``rejected`` as every provider error.
+
+    Attributes: ``quirk``, ``fix``, ``profile``, and those of :class:`ProviderError`. Raised by
+    :func:`~agentcore.providers.openai_compatible.to_chat_model_turn`; the turn is rejected
+    before any handler runs, and nothing is parsed out of prose or split by guess.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        quirk: str,
+        fix: str = "",
+        profile: str = "",
+        hint: str = "",
+        rejected: Iterable[Any] = (),
+    ) -> None:
+        super().__init__(message, hint=hint, rejected=rejected)
+        self.quirk = quirk
+        self.fix = fix
+        self.profile = profile
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # quirk is keyword-only: rebuild from the message, then restore every attribute.
+        return (_quirk_error, (str(self),), dict(vars(self)))
+
+
+def _quirk_error(text: str) -> ServerQuirkError:
+    return ServerQuirkError(text, quirk="")

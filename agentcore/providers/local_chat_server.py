@@ -28,25 +28,60 @@ assistant message before it; an assistant message with ``tool_calls`` not follow
 which the model called tools (the calls and the final answer alike) sent back without a
 non-empty ``reasoning_content`` (the Thinking Mode guide's rule).
 
+In a **quirk mode** (``LocalChatServer(script, quirks=("call-as-text",))``) it reproduces what
+a local server does differently (issue 22; each mode in :data:`QUIRKS`, with the public report
+of it), so that the adapter's handling of each quirk is tested through the real SDK over HTTP.
+
 Only the standard library is used; importing this module does not import ``openai``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from agentcore.providers.local_server import (
     CREATED_AT,
+    SERVED_MODELS,
     LoopbackServer,
     Reply,
     _error_body,
     _rough_tokens,
     _scripted_reasoning,
+    http_error,
 )
+from agentcore.providers.local_server import message as message_item
 
 THINKING_400 = "The reasoning_content in the thinking mode must be passed back to the API."
 """DeepSeek's 400 message when a tool-calling assistant message comes back without it."""
+
+QUIRKS: dict[str, str] = {
+    "arguments-as-object": "function.arguments sent as a JSON object, not a string "
+    "(llama.cpp#20198, ollama#6155)",
+    "missing-call-id": "tool calls sent without an id",
+    "concatenated-arguments": "the reply's calls merged into one call whose arguments are "
+    "{...}{...}, as when streamed calls all carry index 0 (ollama#7881, #15457); a reply with "
+    "one call is sent as that call made twice",
+    "call-as-text": "the call written as text in content (<tool_call>{...}</tool_call>), "
+    'tool_calls: [] and finish_reason "stop" (vLLM without its tool parser, LM Studio)',
+    "finish-reason-mismatch": 'finish_reason "stop" with calls, "tool_calls" with a text',
+    "tools-need-flag": "any request with tools answered HTTP 500 'tools param requires "
+    "--jinja flag' (llama-server without --jinja; AstrBotDevs/AstrBot#758)",
+    "tools-dropped": "tools silently ignored: HTTP 200 and a plain answer (TOOLS_DROPPED_TEXT)",
+    "strict-rejected": 'a function tool with "strict" answered 400',
+    "malformed-arguments": "function.arguments cut off in the middle (truncated JSON)",
+    "tool-parse-error": "a reply with calls answered HTTP 500 'error parsing tool call' (Ollama)",
+    "legacy-function-call": "a legacy function_call field beside tool_calls, the same call "
+    "written with other spacing (llama-cpp-python's chatml-function-calling)",
+}
+"""Every quirk mode of :class:`LocalChatServer`: its name and what the server then does."""
+
+TOOLS_DROPPED_TEXT = "I do not have live data, but it is probably pleasant there."
+"""The plain answer of the ``tools-dropped`` mode, whatever was asked."""
+PARSE_500 = 'error parsing tool call: raw=\'{"city": "Tok\', err=unexpected end of JSON input'
+"""The ``tool-parse-error`` mode's 500 message (Ollama's wording)."""
 
 _FINISH_REASONS = {"max_output_tokens": "length"}
 """A Responses ``incomplete_details.reason`` and the Chat Completions ``finish_reason`` for it."""
@@ -139,7 +174,10 @@ class LocalChatServer(LoopbackServer):
     ``models``: the model names served
     (:data:`~agentcore.providers.local_server.SERVED_MODELS`, else 400 ``Model Not Exist``).
     ``usage.prompt_cache_hit_tokens`` counts the messages a request shares with an earlier
-    one, as DeepSeek's context caching reports it.
+    one, as DeepSeek's context caching reports it. ``quirks``: names of :data:`QUIRKS` to
+    play (``ValueError`` for an unknown one, naming them all); ``requires_key`` (default
+    ``True``): ``False`` accepts requests without an Authorization header, as a local server
+    started without a key does.
 
     Use it as a context manager, exactly like the Responses server::
 
@@ -155,6 +193,34 @@ class LocalChatServer(LoopbackServer):
     """
 
     path = "/chat/completions"
+
+    def __init__(
+        self,
+        script: Iterable[Reply],
+        *,
+        api_key: str | None = None,
+        thinking: bool = False,
+        models: Sequence[str] = SERVED_MODELS,
+        requires_key: bool = True,
+        quirks: Iterable[str] = (),
+    ) -> None:
+        self.quirks = tuple(quirks)
+        unknown = [name for name in self.quirks if name not in QUIRKS]
+        if unknown:
+            raise ValueError(f"unknown quirk {unknown[0]!r}; the quirks are {', '.join(QUIRKS)}")
+        replies = tuple(script)
+        if "tools-dropped" in self.quirks:  # the server never lets the model see the tools
+            plain = (message_item(TOOLS_DROPPED_TEXT),)
+            replies = tuple(
+                replace(reply, output=plain) if _calls(reply) else reply for reply in replies
+            )
+        if "tool-parse-error" in self.quirks:  # its parser fails on every call
+            replies = tuple(
+                http_error(500, PARSE_500) if _calls(reply) else reply for reply in replies
+            )
+        super().__init__(
+            replies, api_key=api_key, thinking=thinking, models=models, requires_key=requires_key
+        )
 
     def _serves(self, path: str) -> bool:
         return path.rstrip("/") in (self.path, "/beta" + self.path)
@@ -172,6 +238,16 @@ class LocalChatServer(LoopbackServer):
         problem = _unpaired(messages)
         if problem is not None:
             return 400, _error_body(400, problem)
+        tools = body.get("tools")
+        if tools and "tools-need-flag" in self.quirks:
+            return 500, _error_body(500, "tools param requires --jinja flag")
+        if "strict-rejected" in self.quirks and any(
+            isinstance(tool, Mapping)
+            and isinstance(tool.get("function"), Mapping)
+            and "strict" in tool["function"]
+            for tool in tools or ()
+        ):
+            return 400, _error_body(400, "Unrecognized request argument supplied: strict")
         if self._thinks(body) and _reasoning_missing(messages):
             return 400, _error_body(400, THINKING_400)
         return None
@@ -212,6 +288,7 @@ class LocalChatServer(LoopbackServer):
             finish_reason = _FINISH_REASONS.get(reason, reason)
         else:
             finish_reason = "tool_calls" if calls else "stop"
+        finish_reason = self._play_quirks(message, finish_reason)
         prompt = _rough_tokens(self._conversation(request))
         hit = min(cached_tokens, prompt)
         completion = _rough_tokens(message)
@@ -237,3 +314,49 @@ class LocalChatServer(LoopbackServer):
                 },
             },
         }
+
+    def _play_quirks(self, message: dict[str, Any], finish_reason: str) -> str:
+        """Change a well-formed message as the quirk modes say; return its finish_reason."""
+        calls: list[dict[str, Any]] = message.get("tool_calls") or []
+        if calls and "call-as-text" in self.quirks:
+            written = [
+                {"name": call["function"]["name"], "arguments": _decoded(call)} for call in calls
+            ]
+            message["content"] = "".join(
+                f"<tool_call>\n{json.dumps(call, ensure_ascii=False)}\n</tool_call>"
+                for call in written
+            )
+            message["tool_calls"] = []
+            return "stop"
+        if calls and "legacy-function-call" in self.quirks:
+            first = calls[0]["function"]
+            message["function_call"] = {
+                "name": first["name"],
+                "arguments": json.dumps(_decoded(calls[0]), ensure_ascii=False, indent=1),
+            }
+        if calls and "concatenated-arguments" in self.quirks:
+            merged = calls if len(calls) > 1 else calls * 2
+            joined = "".join(str(call["function"]["arguments"]) for call in merged)
+            message["tool_calls"] = [
+                {**calls[0], "function": {**calls[0]["function"], "arguments": joined}}
+            ]
+        for call in message.get("tool_calls") or []:
+            if "malformed-arguments" in self.quirks:
+                text = str(call["function"]["arguments"])
+                call["function"]["arguments"] = text[: max(1, len(text) // 2)]
+            if "arguments-as-object" in self.quirks:
+                call["function"]["arguments"] = _decoded(call)
+            if "missing-call-id" in self.quirks:
+                call.pop("id", None)
+        if "finish-reason-mismatch" in self.quirks and finish_reason in ("stop", "tool_calls"):
+            return "stop" if calls else "tool_calls"
+        return finish_reason
+
+
+def _calls(reply: Reply) -> bool:
+    return any(item.get("type") == "function_call" for item in reply.output)
+
+
+def _decoded(call: Mapping[str, Any]) -> Any:
+    """A scripted call's arguments as JSON (the scripts hold valid JSON strings)."""
+    return json.loads(call["function"]["arguments"])

@@ -271,7 +271,10 @@ class LoopbackServer:
     Inputs: ``script``, the :class:`Reply` objects to give, one per accepted request, in
     order; ``api_key`` (optional): if given, any other Bearer key gets HTTP 401; ``thinking``
     (default ``False``): play DeepSeek's thinking mode (what it means is the subclass's wire
-    format); ``models``: the model names served (:data:`SERVED_MODELS`).
+    format); ``models``: the model names served (:data:`SERVED_MODELS`); ``requires_key``
+    (default ``True``): when ``False`` no Authorization header is needed (as Ollama, vLLM and
+    llama-server answer when started without a key), for an adapter run with
+    ``api_key=None``; then ``api_key`` must be ``None`` too (``ValueError`` otherwise).
 
     Attributes: ``base_url`` (``"http://127.0.0.1:<port>"``, set once started),
     ``requests`` (``list[RecordedRequest]``), ``replies_played`` (``int``). A request after
@@ -289,7 +292,11 @@ class LoopbackServer:
         api_key: str | None = None,
         thinking: bool = False,
         models: Sequence[str] = SERVED_MODELS,
+        requires_key: bool = True,
     ) -> None:
+        if api_key is not None and not requires_key:
+            raise ValueError("api_key is checked only when requires_key is True; pass one of them")
+        self._requires_key = requires_key
         self._script = tuple(script)
         for index, reply in enumerate(self._script):
             if not isinstance(reply, Reply):
@@ -383,7 +390,7 @@ class LoopbackServer:
         """The rejections every loopback server makes before any scripted reply."""
         if not self._serves(path):
             return 404, _error_body(404, f"No route for {method} {path}; use POST {self.path}")
-        if not authorization.startswith("Bearer "):
+        if self._requires_key and not authorization.startswith("Bearer "):
             return 401, _error_body(401, "Authentication Fails: no Bearer API key was sent")
         if self._api_key is not None and not hmac.compare_digest(
             authorization, f"Bearer {self._api_key}"

@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -49,107 +50,22 @@ from typing import Any
 from openai.types.chat import ChatCompletion
 
 from agentcore.protocol import ModelTurn, ToolCall, ToolSchema
+from agentcore.providers.chat_profiles import (
+    CHAT_PROFILES,
+    GENERIC,
+    ChatProfile,
+)
 from agentcore.providers.connection import Connection
-from agentcore.providers.errors import ProviderRequestError, ProviderResponseError
-from agentcore.providers.http import redact, redact_json
+from agentcore.providers.errors import (
+    ProviderRequestError,
+    ProviderResponseError,
+    ProviderStatusError,
+    ServerQuirkError,
+)
+from agentcore.providers.http import PREVIEW_CHARS, redact, redact_json
 from agentcore.providers.provider_items import chat_extras
 from agentcore.providers.tool_calls import MAX_ARGUMENTS_CHARS, checked_tool_call, unique_calls
 from agentcore.transcript import Message
-
-
-@dataclass(frozen=True)
-class ChatProfile:
-    """What one Chat Completions server does differently, as far as this adapter acts on it.
-
-    Fields: ``name`` (shown in the adapter's repr); ``supports_strict``: the server documents
-    ``"strict": true`` on a function tool, so the adapter may send it when asked
-    (``strict=True``); for a server that does not, asking is a ``ValueError`` before anything
-    is sent, and the runtime's own validation of every call's arguments holds either way;
-    ``replays_reasoning_content``: the ``reasoning_content`` of every reply of a user turn in
-    which the model called tools is sent back on that assistant message (DeepSeek's thinking
-    mode answers 400 without it), and the server is taken to think (a tool-call reply with an
-    empty one is refused); when ``False`` it is kept in the transcript's ``provider_items``
-    but not sent;
-    ``docs``: the pages the profile was written from.
-
-    The later quirk work adds its fields here (arguments as JSON objects, calls written as
-    text, ...), each with the behaviour that reads it.
-    """
-
-    name: str
-    supports_strict: bool = False
-    replays_reasoning_content: bool = False
-    docs: tuple[str, ...] = ()
-
-
-DEEPSEEK = ChatProfile(
-    name="deepseek",
-    supports_strict=True,
-    replays_reasoning_content=True,
-    docs=(
-        "https://api-docs.deepseek.com/guides/tool_calls",
-        "https://api-docs.deepseek.com/guides/thinking_mode",
-    ),
-)
-"""DeepSeek: ``strict`` is a documented beta (beta base URL, every function strict, Tool Calls
-guide); in thinking mode (on by default) the ``reasoning_content`` of every assistant message
-of a user turn in which the model called tools must be sent back in all later requests (HTTP
-400 otherwise, Thinking Mode guide)."""
-
-OLLAMA = ChatProfile(
-    name="ollama",
-    docs=(
-        "https://docs.ollama.com/api/openai-compatibility",
-        "https://ollama.com/blog/tool-support",
-    ),
-)
-"""Ollama (``http://localhost:11434/v1``): its OpenAI compatibility page lists ``tools`` and
-``tool_choice`` among the supported request fields, not ``strict``; a thinking model's reasoning
-comes back in Ollama's own ``reasoning`` field, and sending ``reasoning_content`` back in the
-history is reported to stall a conversation (anomalyco/opencode#34798), so it is not sent. The
-page says the key is "required but ignored"."""
-
-LLAMA_SERVER = ChatProfile(
-    name="llama-server",
-    docs=(
-        "https://github.com/ggml-org/llama.cpp/blob/master/docs/function-calling.md",
-        "https://github.com/ggml-org/llama.cpp/blob/master/tools/server/README.md",
-    ),
-)
-"""llama.cpp's ``llama-server`` (``http://localhost:8080/v1``): tool calls need ``--jinja``
-(the model's chat template, or the generic handler); ``strict`` is not documented for tools, so
-it is not sent, and nothing in its docs asks for ``reasoning_content`` back."""
-
-VLLM = ChatProfile(
-    name="vllm",
-    docs=(
-        "https://docs.vllm.ai/en/latest/features/tool_calling/",
-        "https://docs.vllm.ai/en/latest/features/reasoning_outputs/",
-    ),
-)
-"""vLLM (``http://localhost:8000/v1``): ``tool_choice: "auto"`` needs ``--enable-auto-tool-choice
---tool-call-parser NAME``; with ``--reasoning-parser`` the reply carries the reasoning in
-``reasoning`` (formerly ``reasoning_content``), and the docs' multi-turn example sends back only
-``content``; ``strict`` is not documented, so it is not sent."""
-
-LM_STUDIO = ChatProfile(
-    name="lm-studio",
-    docs=(
-        "https://lmstudio.ai/docs/developer/openai-compat",
-        "https://lmstudio.ai/docs/developer",
-    ),
-)
-"""LM Studio (``http://localhost:1234/v1``): tool calling through ``tools`` on its
-OpenAI-compatible endpoints; ``strict`` on a function tool is not documented, so it is not
-sent; no key unless "Require Authentication" is on."""
-
-GENERIC = ChatProfile(name="generic")
-"""Any other server: nothing beyond the Chat Completions format is sent."""
-
-CHAT_PROFILES = {
-    profile.name: profile for profile in (DEEPSEEK, OLLAMA, LLAMA_SERVER, VLLM, LM_STUDIO, GENERIC)
-}
-"""Every profile by its ``name``; :class:`OpenAICompatibleChatModel` accepts either."""
 
 
 def to_chat_tool(schema: ToolSchema, *, strict: bool = False) -> dict[str, Any]:
@@ -345,6 +261,10 @@ class OpenAICompatibleChatModel(Connection):
       ``max_retries``: the SDK's retries, 0 to 5 (default 2).
     * ``instructions``: sent as a first ``{"role": "system"}`` message, if given.
     * ``max_arguments_chars``: the longest ``arguments`` string accepted.
+    * ``tool_choice``: ``None`` (the default: not sent, the server decides), ``"auto"``,
+      ``"required"``, ``"none"``, or a tool's name, sent as ``{"type": "function",
+      "function": {"name": ...}}`` to force that tool (``python -m agentcore doctor`` uses it
+      to see whether a server honours it); only sent with tools.
 
     Raises ``ValueError`` for an empty model or base URL, an unknown profile name, ``strict``
     on a profile without ``supports_strict``, a number out of range or a key an HTTP header
@@ -364,7 +284,10 @@ class OpenAICompatibleChatModel(Connection):
         max_retries: int | None = None,
         instructions: str | None = None,
         max_arguments_chars: int = MAX_ARGUMENTS_CHARS,
+        tool_choice: str | None = None,
     ) -> None:
+        if tool_choice is not None and (not isinstance(tool_choice, str) or not tool_choice):
+            raise TypeError(f"tool_choice must be None or a non-empty str, got {tool_choice!r}")
         if isinstance(profile, str):
             if profile not in CHAT_PROFILES:
                 raise ValueError(
@@ -392,6 +315,7 @@ class OpenAICompatibleChatModel(Connection):
         )
         self.profile = profile
         self.strict = strict
+        self.tool_choice = tool_choice
 
     def generate(self, messages: Sequence[Message], tools: Sequence[ToolSchema]) -> ModelTurn:
         """Send the whole transcript and the tools; return the model's turn.
@@ -404,7 +328,9 @@ class OpenAICompatibleChatModel(Connection):
         translated or a call and its tool message are not paired; the provider's HTTP
         failures as :class:`ProviderConnectionError`, :class:`ProviderTimeoutError` or
         :class:`ProviderStatusError`; :class:`ProviderResponseError` for a reply that breaks
-        the wire format or the adapter's limits. No handler runs on a rejected turn.
+        the wire format or the adapter's limits (also for Ollama's HTTP 500 "error parsing
+        tool call", a malformed call like any other); :class:`ServerQuirkError` for a quirk
+        the profile does not absorb. No handler runs on a rejected turn.
         """
         # Only what is set is sent: the request body is exactly what a lesson shows.
         system = (
@@ -415,12 +341,31 @@ class OpenAICompatibleChatModel(Connection):
         request: dict[str, Any] = {"model": self.model, "messages": system + chat}
         if tools:
             request["tools"] = [to_chat_tool(schema, strict=self.strict) for schema in tools]
+            if self.tool_choice in ("auto", "required", "none"):
+                request["tool_choice"] = self.tool_choice
+            elif self.tool_choice is not None:
+                function = {"name": self.tool_choice}
+                request["tool_choice"] = {"type": "function", "function": function}
         extra = self._add_options(request)
+        try:
+            completion = self._send(request, extra)
+        except ProviderStatusError as error:
+            if error.status_code == 500 and _PARSE_FAILED.search(error.provider_message):
+                # Ollama's parser failed on the model's call (its 500): a malformed reply.
+                raise ProviderResponseError(
+                    f"The server could not parse the model's tool call (HTTP 500: "
+                    f"{error.provider_message}).",
+                    hint=_ARGUMENTS_HINT,
+                ) from None
+            raise
         return to_chat_model_turn(
-            self._send(request, extra),
+            completion,
             max_arguments_chars=self.max_arguments_chars,
             secrets=self._secrets,
             require_reasoning=self._thinks,
+            profile=self.profile,
+            tool_names=[schema["name"] for schema in tools],
+            turn=1 + sum(1 for message in messages if message.get("role") == "assistant"),
         )
 
     @property
@@ -450,8 +395,16 @@ class OpenAICompatibleChatModel(Connection):
         )
 
     def _repr_options(self) -> Iterable[tuple[str, object]]:
-        return (("profile", self.profile.name), ("strict", self.strict))
+        return (
+            ("profile", self.profile.name),
+            ("strict", self.strict),
+            ("tool_choice", self.tool_choice),
+        )
 
+
+_PARSE_FAILED = re.compile(r"error parsing tool call", re.IGNORECASE)
+"""Ollama's 500 when the model's call does not parse (ollama#7881 and others)."""
+_ARGUMENTS_HINT = "No tool ran for this turn; run again, or simplify the tool's arguments."
 
 _SHAPE_HINT = (
     "Check that the base URL (DEEPSEEK_BASE_URL for DeepSeek) points at a Chat Completions "
@@ -475,11 +428,14 @@ def to_chat_model_turn(
     *,
     max_arguments_chars: int = MAX_ARGUMENTS_CHARS,
     secrets: Iterable[str] = (),
+    profile: ChatProfile = GENERIC,
+    tool_names: Iterable[str] = (),
+    turn: int = 1,
     require_reasoning: bool = False,
 ) -> ModelTurn:
     """Translate a chat completion (as JSON) into a :class:`ModelTurn`.
 
-    The one choice's ``message.tool_calls`` become :class:`ToolCall` objects in order (``id`` is
+    ``choices[0].message.tool_calls`` become :class:`ToolCall` objects in order (``id`` is
     the ``call_id``; ``function.arguments`` parsed by
     :func:`~agentcore.providers.tool_calls.parse_arguments`, the same strict rules as the
     Responses adapter); without any, a non-blank ``content`` is the final text. Text said
@@ -489,11 +445,34 @@ def to_chat_model_turn(
 
     Inputs: the reply; the longest ``arguments`` string accepted; the ``secrets`` that no text
     taken from the reply may show (each text passes through
-    :func:`~agentcore.providers.http.redact`, the adapters' one redaction);
-    ``require_reasoning`` (thinking mode on): a reply whose tool calls carry an empty
-    ``reasoning_content`` is refused, since DeepSeek refuses the next request without it
-    (Thinking Mode guide) and there is none to send back. A reply without the field at all
-    comes from a server that does not think, and has nothing to send back.
+    :func:`~agentcore.providers.http.redact`, the adapters' one redaction); the server's
+    ``profile`` (which quirks are absorbed); the names of the tools the request offered (to
+    recognise a call written as text); ``turn``, this model turn's number in the run
+    (for the ids the adapter makes); and ``require_reasoning`` (thinking mode on): a reply
+    whose tool calls carry an empty ``reasoning_content`` is refused, since DeepSeek refuses
+    the next request without it (Thinking Mode guide) and there is none to send back. A reply
+    without the field at all comes from a server that does not think, and has nothing to send
+    back.
+
+    The server quirks of issue 22, each reproduced by
+    :class:`~agentcore.providers.local_chat_server.LocalChatServer` in the named mode:
+
+    * absorbed, and written down in one ``{"adapter": {...}}`` entry of ``provider_items``
+      (never sent back): ``function.arguments`` as a JSON object, when the profile says
+      ``arguments_may_be_objects`` (``"arguments_were_objects"``: the ids); a missing call id,
+      when it says ``makes_missing_call_ids`` (``"made_call_ids"``); a ``finish_reason`` that
+      disagrees with the reply, ``"tool_calls"`` without calls or ``"stop"`` with calls: the
+      reply's content decides (``"finish_reason"``: what the server said); a legacy
+      ``function_call`` beside ``tool_calls`` that decodes to the same call as one of them:
+      only ``tool_calls`` is read (``"ignored_function_call"``);
+    * refused with :class:`ServerQuirkError` (``quirk`` names it): arguments as an object
+      on a profile that does not accept them (``"arguments-as-object"``); several JSON
+      objects one after another in one ``arguments`` string, as when a server merges
+      streamed calls (``"concatenated-arguments"``: never split by guess); no call, and a
+      ``content`` that names an offered tool in a ``"name": ...`` field or a ``<tool_call>``
+      tag: the server returned the call as text (``"call-as-text"``, its ``fix`` the
+      profile's ``tool_setup``; nothing is parsed out of prose); a legacy ``function_call``
+      that is not one of the ``tool_calls`` (``"legacy-function-call"``).
 
     Raises :class:`ProviderResponseError` (with a hint, and ``rejected`` holding the refused
     choices' messages, secrets redacted, when there are any) for: no choice, or more than one
@@ -503,9 +482,9 @@ def to_chat_model_turn(
     each with their own hint, any other with a hint to look it up in the server's docs); no
     tool call and no text (naming a refusal if there is one); a call that is not a function,
     has an empty id or name (or one of another type, named), or whose arguments
-    ``parse_arguments`` refuses; two calls sharing one id; with ``require_reasoning``, tool
-    calls with an empty ``reasoning_content`` (refused before any handler runs);
-    and any field of the wrong shape.
+    ``parse_arguments`` refuses (malformed or truncated JSON); two calls sharing one id; with
+    ``require_reasoning``, tool calls with an empty ``reasoning_content`` (refused before any
+    handler runs); and any field of the wrong shape. :class:`ServerQuirkError` is a subclass.
     """
     secrets = tuple(secrets)
     name = f"Chat completion {redact(repr(completion.get('id', '?')), secrets, limit=60)}"
@@ -516,9 +495,12 @@ def to_chat_model_turn(
         if isinstance(choice, Mapping)
     ]
     rejected = tuple(redact_json(m, secrets) for m in messages if isinstance(m, Mapping))
+    reading = _Reading(
+        name, max_arguments_chars, secrets, profile, tuple(tool_names), turn, require_reasoning
+    )
     failure: ProviderResponseError
     try:
-        return _to_turn(name, completion, max_arguments_chars, secrets, require_reasoning)
+        return reading.turn_of(completion)
     except ProviderResponseError as error:
         failure = error
     except (AttributeError, TypeError, ValueError, KeyError, RecursionError) as error:
@@ -531,65 +513,8 @@ def to_chat_model_turn(
     raise failure
 
 
-def _to_turn(
-    name: str,
-    completion: Mapping[str, Any],
-    max_arguments_chars: int,
-    secrets: tuple[str, ...],
-    require_reasoning: bool,
-) -> ModelTurn:
-    choice = _only_choice(name, completion.get("choices"))
-    message = choice.get("message")
-    if message is None:
-        what = "whose message is null" if "message" in choice else "without a message"
-        raise ProviderResponseError(f"{name} has a choice {what}.", hint=_SHAPE_HINT)
-    if not isinstance(message, Mapping):
-        kind = type(message).__name__
-        raise ProviderResponseError(
-            f"{name} has a choice whose message is a {kind}, not an object.", hint=_SHAPE_HINT
-        )
-    finish_reason = choice.get("finish_reason")
-    if finish_reason not in ("stop", "tool_calls"):
-        shown = redact(repr(finish_reason), secrets, limit=60)
-        raise ProviderResponseError(
-            f"{name} stopped with finish_reason {shown}, not 'stop' or 'tool_calls'.",
-            hint=_FINISH_HINTS.get(str(finish_reason), _UNKNOWN_FINISH_HINT),
-        )
-    raw_calls = message.get("tool_calls") or []
-    if not isinstance(raw_calls, list):
-        raise TypeError(f"tool_calls is a {type(raw_calls).__name__}, not a list")
-    calls = [_tool_call(call, max_arguments_chars, secrets) for call in raw_calls]
-    unique_calls(calls, noun="tool call", id_label="id")
-    text, thought = message.get("content"), message.get("reasoning_content")
-    for field, value in (("content", text), ("reasoning_content", thought)):
-        if value is not None and not isinstance(value, str):
-            raise TypeError(f"{field} is a {type(value).__name__}, not a string")
-    text = None if text is None else redact(text, secrets, limit=None)
-    thought = None if thought is None else redact(thought, secrets, limit=None)
-    if calls and require_reasoning and thought == "":
-        raise ProviderResponseError(
-            f"{name} calls tools in thinking mode with an empty reasoning_content; DeepSeek "
-            "refuses the next request unless it is sent back, and there is nothing to send.",
-            hint="No tool ran for this turn; run again, or turn thinking off with "
-            "reasoning_effort='none'.",
-        )
-    if calls:
-        extras = {"content": text if text and text.strip() else None, "reasoning_content": thought}
-        kept = {key: value for key, value in extras.items() if value is not None}
-        return ModelTurn(tool_calls=tuple(calls), provider_items=(kept,) if kept else ())
-    if text and text.strip():
-        kept = {"reasoning_content": thought} if thought is not None else {}
-        return ModelTurn(final_text=text, provider_items=(kept,) if kept else ())
-    refusal = message.get("refusal")
-    if refusal:
-        raise ProviderResponseError(
-            f"{name} is a refusal, not an answer: {redact(str(refusal), secrets)!r}.",
-            hint="Rephrase the request.",
-        )
-    raise ProviderResponseError(
-        f"{name} holds no tool call and no text.",
-        hint="The model produced nothing the runtime can act on; run again.",
-    )
+_TAGGED_CALL = re.compile(r"<tool_call>|<\|python_tag\|>|\[TOOL_CALLS\]")
+"""Markers chat templates put around a call written as text (Hermes/Qwen, Llama, Mistral)."""
 
 
 def _only_choice(name: str, choices: object) -> Mapping[str, Any]:
@@ -610,24 +535,193 @@ def _only_choice(name: str, choices: object) -> Mapping[str, Any]:
     return choice
 
 
-def _tool_call(call: Any, max_arguments_chars: int, secrets: tuple[str, ...]) -> ToolCall:
-    if not isinstance(call, Mapping):
-        raise TypeError(f"a tool call is a {type(call).__name__}, not an object")
-    call_id, function = call.get("id"), call.get("function")
-    shown_id = redact(repr(call_id), secrets, limit=60)
-    if call.get("type", "function") != "function" or not isinstance(function, Mapping):
+@dataclass
+class _Reading:
+    """One reply being read: its name for messages, the limits, the profile, and the notes
+    of what the adapter absorbed (the turn's ``{"adapter": ...}`` entry)."""
+
+    name: str
+    max_arguments_chars: int
+    secrets: tuple[str, ...]
+    profile: ChatProfile
+    tool_names: tuple[str, ...]
+    turn: int
+    require_reasoning: bool
+
+    def __post_init__(self) -> None:
+        self.notes: dict[str, Any] = {}
+
+    def turn_of(self, completion: Mapping[str, Any]) -> ModelTurn:
+        name, secrets = self.name, self.secrets
+        choice = _only_choice(name, completion.get("choices"))
+        message = choice.get("message")
+        if message is None:
+            what = "whose message is null" if "message" in choice else "without a message"
+            raise ProviderResponseError(f"{name} has a choice {what}.", hint=_SHAPE_HINT)
+        if not isinstance(message, Mapping):
+            kind = type(message).__name__
+            raise ProviderResponseError(
+                f"{name} has a choice whose message is a {kind}, not an object.", hint=_SHAPE_HINT
+            )
+        finish_reason = choice.get("finish_reason")
+        if finish_reason not in ("stop", "tool_calls"):
+            shown = redact(repr(finish_reason), secrets, limit=60)
+            raise ProviderResponseError(
+                f"{name} stopped with finish_reason {shown}, not 'stop' or 'tool_calls'.",
+                hint=_FINISH_HINTS.get(str(finish_reason), _UNKNOWN_FINISH_HINT),
+            )
+        raw_calls = message.get("tool_calls") or []
+        if not isinstance(raw_calls, list):
+            raise TypeError(f"tool_calls is a {type(raw_calls).__name__}, not a list")
+        calls = [self.tool_call(call, position) for position, call in enumerate(raw_calls, 1)]
+        unique_calls(calls, noun="tool call", id_label="id")
+        self.check_legacy_call(message.get("function_call"), calls)
+        if (finish_reason == "tool_calls") != bool(calls):
+            self.notes["finish_reason"] = finish_reason  # the content decided, not this
+        text, thought = message.get("content"), message.get("reasoning_content")
+        for field, value in (("content", text), ("reasoning_content", thought)):
+            if value is not None and not isinstance(value, str):
+                raise TypeError(f"{field} is a {type(value).__name__}, not a string")
+        text = None if text is None else redact(text, secrets, limit=None)
+        thought = None if thought is None else redact(thought, secrets, limit=None)
+        if calls and self.require_reasoning and thought == "":
+            raise ProviderResponseError(
+                f"{name} calls tools in thinking mode with an empty reasoning_content; DeepSeek "
+                "refuses the next request unless it is sent back, and there is nothing to send.",
+                hint="No tool ran for this turn; run again, or turn thinking off with "
+                "reasoning_effort='none'.",
+            )
+        notes = ({"adapter": self.notes},) if self.notes else ()
+        if calls:
+            extras = {
+                "content": text if text and text.strip() else None,
+                "reasoning_content": thought,
+            }
+            kept = {key: value for key, value in extras.items() if value is not None}
+            items = ((kept,) if kept else ()) + notes
+            return ModelTurn(tool_calls=tuple(calls), provider_items=items)
+        if text and text.strip():
+            self.check_not_a_call(text)
+            kept = {"reasoning_content": thought} if thought is not None else {}
+            return ModelTurn(final_text=text, provider_items=((kept,) if kept else ()) + notes)
+        refusal = message.get("refusal")
+        if refusal:
+            raise ProviderResponseError(
+                f"{name} is a refusal, not an answer: {redact(str(refusal), secrets)!r}.",
+                hint="Rephrase the request.",
+            )
         raise ProviderResponseError(
-            f"The tool call {shown_id} is of type "
-            f"{redact(repr(call.get('type')), secrets, limit=60)}, not a function.",
-            hint="The runtime can only run function tools; the turn was rejected.",
+            f"{name} holds no tool call and no text.",
+            hint="The model produced nothing the runtime can act on; run again.",
         )
-    return checked_tool_call(
-        call_id,
-        function.get("name"),
-        function.get("arguments"),
-        max_arguments_chars,
-        secrets,
-        noun="tool call",
-        id_label="id",
-        name_label="function name",
-    )
+
+    def tool_call(self, call: Any, position: int) -> ToolCall:
+        secrets = self.secrets
+        if not isinstance(call, Mapping):
+            raise TypeError(f"a tool call is a {type(call).__name__}, not an object")
+        call_id, function = call.get("id"), call.get("function")
+        shown_id = redact(repr(call_id), secrets, limit=60)
+        if call.get("type", "function") != "function" or not isinstance(function, Mapping):
+            raise ProviderResponseError(
+                f"The tool call {shown_id} is of type "
+                f"{redact(repr(call.get('type')), secrets, limit=60)}, not a function.",
+                hint="The runtime can only run function tools; the turn was rejected.",
+            )
+        function_name = function.get("name")
+        if (call_id is None or call_id == "") and self.profile.makes_missing_call_ids:
+            call_id = f"call-{self.turn}-{position}"
+            self.notes.setdefault("made_call_ids", []).append(call_id)
+        arguments = function.get("arguments")
+        if isinstance(arguments, Mapping):
+            if not self.profile.arguments_may_be_objects:
+                raise ServerQuirkError(
+                    f"The arguments of function {redact(repr(function_name), secrets, limit=60)}"
+                    f" (id {shown_id}) arrived as a JSON object, not a JSON string.",
+                    quirk="arguments-as-object",
+                    profile=self.profile.name,
+                    fix="profile='ollama' or 'llama-server'",
+                    hint="The Chat Completions format sends arguments as a string; choose a "
+                    "profile that accepts objects (ollama, llama-server) if your server does "
+                    "this.",
+                )
+            # Written back as the string the format specifies, then read by the same checks.
+            arguments = json.dumps(arguments, ensure_ascii=False)
+            self.notes.setdefault("arguments_were_objects", []).append(call_id)
+        if isinstance(arguments, str) and len(arguments) <= self.max_arguments_chars:
+            self.check_one_object(function_name, arguments)
+        return checked_tool_call(
+            call_id,
+            function_name,
+            arguments,
+            self.max_arguments_chars,
+            secrets,
+            noun="tool call",
+            id_label="id",
+            name_label="function name",
+        )
+
+    def check_one_object(self, function_name: object, arguments: str) -> None:
+        """Refuse ``{...}{...}``: several calls' arguments merged into one string."""
+        try:
+            _, end = json.JSONDecoder().raw_decode(arguments.lstrip())
+        except (ValueError, RecursionError):
+            return  # not even one object: parse_arguments says what is wrong
+        rest = arguments.lstrip()[end:].lstrip()
+        if rest.startswith("{"):
+            shown = redact(repr(function_name), self.secrets, limit=60)
+            preview = redact(arguments, self.secrets, limit=PREVIEW_CHARS)
+            raise ServerQuirkError(
+                f"The arguments of function {shown} hold several JSON objects one after "
+                f"another: {preview!r}. The server merged several calls into one.",
+                quirk="concatenated-arguments",
+                profile=self.profile.name,
+                fix="turn streaming off, or update the server (ollama#7881)",
+                hint="The adapter does not split them by guess; no tool ran for this turn.",
+            )
+
+    def check_legacy_call(self, legacy: Any, calls: Sequence[ToolCall]) -> None:
+        """A legacy ``function_call`` beside ``tool_calls``: only ``tool_calls`` is read; the
+        legacy field is compared by its decoded JSON, never its raw string."""
+        if legacy is None:
+            return
+        if not isinstance(legacy, Mapping):
+            raise TypeError(f"function_call is a {type(legacy).__name__}, not an object")
+        arguments = legacy.get("arguments")
+        try:
+            decoded = json.loads(arguments) if isinstance(arguments, str) else arguments
+        except ValueError:
+            decoded = None
+        for position, call in enumerate(calls, 1):
+            if call.name == legacy.get("name") and call.arguments == decoded:
+                self.notes["ignored_function_call"] = position
+                return
+        shown = redact(repr(legacy.get("name")), self.secrets, limit=60)
+        raise ServerQuirkError(
+            f"{self.name} holds a legacy function_call to {shown} that is not one of its "
+            f"{len(calls)} tool_calls.",
+            quirk="legacy-function-call",
+            profile=self.profile.name,
+            fix="a chat format that returns tool_calls (llama-cpp-python: chatml-function-calling"
+            " returns both; use tool_calls)",
+            hint="The adapter reads only tool_calls and will not guess which call was meant; "
+            "no tool ran for this turn.",
+        )
+
+    def check_not_a_call(self, text: str) -> None:
+        """Refuse a final text that is a call the server did not parse (tools were offered)."""
+        if not self.tool_names:
+            return
+        named = any(
+            re.search(rf'"name"\s*:\s*"{re.escape(tool)}"', text) for tool in self.tool_names
+        )
+        if named or _TAGGED_CALL.search(text):
+            fix = self.profile.tool_setup
+            raise ServerQuirkError(
+                f"{self.name} wrote a tool call as text in content, with no tool_calls: "
+                f"{redact(text, self.secrets, limit=PREVIEW_CHARS)!r}.",
+                quirk="call-as-text",
+                profile=self.profile.name,
+                fix=fix,
+                hint=f"The server did not parse the model's call; turn on {fix}. The adapter "
+                "does not parse calls out of text.",
+            )

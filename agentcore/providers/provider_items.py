@@ -13,8 +13,13 @@ the Responses adapter (``to_model_turn``)    the reply's output items, each with
                                              ``text``), ``message`` (``output_text`` parts),
                                              ``function_call``
 the Chat Completions adapters                one entry without ``type``:
-(``to_chat_model_turn``)                     ``{"content", "reasoning_content"}`` (what was set)
+(``to_chat_model_turn``)                     ``{"content", "reasoning_content"}`` (what was set),
+                                             and, when the adapter absorbed a server quirk, a
+                                             note ``{"adapter": {...}}`` saying what it did
 ============================================ ==================================================
+
+An adapter's note (:data:`ADAPTER_NOTE`) is a record for the reader, never sent back: both
+translations skip it.
 
 A transcript may move from one adapter to another (a lesson switches ``--api``; an
 application retries on another server), so each adapter reads both: :func:`chat_extras` gives
@@ -31,6 +36,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from agentcore.providers.errors import ProviderRequestError
+
+ADAPTER_NOTE = "adapter"
+"""The key of the one-key entry in which an adapter writes down what it absorbed (a made call
+id, arguments that came as an object...); never sent to a provider."""
 
 CHAT_FIELDS = ("content", "reasoning_content")
 """The fields of a Chat Completions assistant message that the runtime does not model."""
@@ -112,6 +121,7 @@ def responses_items(provider_items: Any, index: int) -> list[dict[str, Any]]:
 
 
 def _items(provider_items: Any, index: int) -> list[Mapping[str, Any]]:
+    """The items to translate, adapter notes left out (they are never sent back)."""
     items = list(provider_items or ())
     for number, item in enumerate(items):
         if not isinstance(item, Mapping):
@@ -120,7 +130,7 @@ def _items(provider_items: Any, index: int) -> list[Mapping[str, Any]]:
                 f"{type(item).__name__}, not an object; nothing was sent.",
                 hint=_HINT,
             )
-    return items
+    return [item for item in items if set(item) != {ADAPTER_NOTE}]
 
 
 def _untranslatable(

