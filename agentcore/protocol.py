@@ -101,7 +101,9 @@ class ModelTurn:
     Raises :class:`InvalidModelTurnError` when both or neither of ``final_text`` and
     ``tool_calls`` are given, for a blank final text or one that cannot be encoded as
     UTF-8, for an element that is not a ``ToolCall``, and for a ``call_id`` that repeats
-    within the turn. A ``ModelTurn`` can be pickled and copied; the copy compares equal.
+    within the turn. A ``ToolCall`` subclass is copied to a plain ``ToolCall`` (its fields
+    read once, then checked), so an override cannot show the runtime other fields than the
+    ones checked. A ``ModelTurn`` can be pickled and copied; the copy compares equal.
     """
 
     final_text: str | None = None
@@ -131,17 +133,24 @@ class ModelTurn:
             final_text = _require_text(self.final_text, "ModelTurn.final_text")
             object.__setattr__(self, "final_text", final_text)
         seen: set[str] = set()
+        plain: list[ToolCall] = []
+        copied = False
         for index, call in enumerate(self.tool_calls):
             if not isinstance(call, ToolCall):
                 raise InvalidModelTurnError(
                     f"ModelTurn.tool_calls[{index}] must be a ToolCall, got {type(call).__name__}"
                 )
+            if type(call) is not ToolCall:  # a subclass may show other fields than it checked
+                call, copied = ToolCall(call.call_id, call.name, call.arguments), True
+            plain.append(call)
             if call.call_id in seen:
                 raise InvalidModelTurnError(
                     f"ModelTurn.tool_calls repeats call_id {call.call_id!r}; "
                     "every call in a turn needs its own call_id"
                 )
             seen.add(call.call_id)
+        if copied:
+            object.__setattr__(self, "tool_calls", tuple(plain))
 
     def __repr__(self) -> str:
         # Only the half that is set, and provider_items only when an adapter filled it.

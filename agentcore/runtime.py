@@ -166,11 +166,17 @@ class AgentRuntime:
         Whatever ``Model.generate`` raises becomes the run's typed :class:`ModelError`
         (``SystemExit``, ``GeneratorExit`` and ``StopIteration`` included), as a handler's
         failure becomes a :class:`ToolExecutionError`; the one exception is
-        ``KeyboardInterrupt``, which stops the run (status "interrupted").
+        ``KeyboardInterrupt``, which stops the run (status "interrupted"). A ``ModelTurn``
+        subclass is copied to a plain ``ModelTurn``, its fields read once and checked again
+        (:class:`InvalidModelTurnError`), so an override cannot show the loop fields that
+        were never checked (a repeated ``call_id``, a final text that is a list).
         """
         run.model_turns += 1
         try:
             turn = self.model.generate(run.messages, self.registry.schemas())
+            if type(turn) is not ModelTurn and isinstance(turn, ModelTurn):
+                # A subclass may show other fields than it checked: read them once, check.
+                turn = ModelTurn(turn.final_text, turn.tool_calls, turn.provider_items)
         except KeyboardInterrupt:  # Ctrl-C stops the run; it is not the model's failure
             raise
         except BaseException as error:  # the model failed: a typed error that keeps the record

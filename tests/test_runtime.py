@@ -469,3 +469,37 @@ def test_an_interrupted_run_reads_as_over_and_keeps_its_record() -> None:
     assert repr(run).startswith("AgentRun(interrupted by KeyboardInterrupt, model_turns=2/6")
     with pytest.raises(RuntimeError, match="interrupted by KeyboardInterrupt"):
         run.finish()
+
+
+class _TwoFacedTurn(ModelTurn):
+    """A hostile ModelTurn: it passes its own checks, then shows the runtime other fields."""
+
+    def __getattribute__(self, name: str) -> Any:
+        shown = object.__getattribute__(self, "__dict__").get("_shown", {})
+        if name in shown:
+            return shown[name]
+        return object.__getattribute__(self, name)
+
+
+def _two_faced(turn: ModelTurn, **shown: Any) -> ModelTurn:
+    fake = _TwoFacedTurn(turn.final_text, turn.tool_calls)
+    object.__setattr__(fake, "_shown", shown)
+    return fake
+
+
+def test_a_model_turn_subclass_cannot_slip_past_the_protocol_checks() -> None:
+    recorder = Recorder()
+    call = ToolCall("c1", "note", {"text": "a"})
+    cases: list[tuple[ModelTurn, str]] = [
+        (_two_faced(turn(call), tool_calls=(call, call)), "repeats call_id 'c1'"),
+        (_two_faced(turn(call), tool_calls=({"call_id": "c2"},)), r"tool_calls\[0\] must be"),
+        (_two_faced(ModelTurn(final_text="ok"), final_text=["mutable"]), "final_text must be"),
+    ]
+    for fake, refusal in cases:
+        runtime = AgentRuntime(ScriptedModel([fake]), [recorder.tool("note")])
+        run = runtime.start("go")
+        with pytest.raises(InvalidModelTurnError, match=refusal):
+            run.finish()
+        assert run.status == "failed" and recorder.ran == []
+        assert len(run.error.messages) == 1  # nothing the fake showed reached the record
+
