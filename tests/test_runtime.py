@@ -502,4 +502,3 @@ def test_a_model_turn_subclass_cannot_slip_past_the_protocol_checks() -> None:
             run.finish()
         assert run.status == "failed" and recorder.ran == []
         assert len(run.error.messages) == 1  # nothing the fake showed reached the record
-
