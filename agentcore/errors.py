@@ -25,10 +25,15 @@ ModelError             the model itself raised while  the model (an adapter's er
 Every error that leaves :meth:`agentcore.AgentRuntime.run` carries what had happened until
 then: the transcript (``messages``), the number of model turns and of tool executions. A
 failed run loses nothing.
+
+A message quotes the values it is about through :func:`shown` and the exceptions it wraps
+through :func:`message_of`: a value of ten megabytes is cut to a few hundred characters, and
+a ``__repr__`` or ``__str__`` that raises is named instead of replacing the typed error.
 """
 
 from __future__ import annotations
 
+import reprlib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -98,7 +103,40 @@ def _rebuild(kind: type[AgentRuntimeError], args: tuple[Any, ...]) -> AgentRunti
 
 
 def _for_call(call_id: str | None) -> str:
-    return f" (call_id {call_id!r})" if call_id is not None else ""
+    return f" (call_id {shown(call_id)})" if call_id is not None else ""
+
+
+_SHOWN = reprlib.Repr()
+_SHOWN.maxstring = _SHOWN.maxother = 300
+_SHOWN.maxlong = 100
+_SHOWN.maxlist = _SHOWN.maxtuple = _SHOWN.maxdict = _SHOWN.maxset = 20
+
+
+def shown(value: object) -> str:
+    """``repr(value)`` for an error message: cut to about 300 characters, and never raising.
+
+    Input: any value, often one a model or a handler made up. Output: its ``repr`` (the same
+    text for an ordinary short value; a long one keeps its start and end around ``...``), or
+    ``<T object whose repr raised E>``. A message must say what was wrong even when the value
+    is ten megabytes of text or its ``__repr__`` raises; the error it explains would
+    otherwise be lost behind a new one.
+    """
+    try:
+        return _SHOWN.repr(value)
+    except Exception as error:  # its own __repr__ failed: name the type instead
+        return f"<{type(value).__name__} object whose repr raised {type(error).__name__}>"
+
+
+def message_of(error: BaseException) -> str:
+    """``str(error)`` for an exception someone else raised; never raises.
+
+    Input: the exception. Output: its message, or ``<its message raised E>`` when its
+    ``__str__`` itself raises, so the typed error that wraps it can still be built.
+    """
+    try:
+        return str(error)
+    except Exception as failure:  # its own __str__ failed: say so instead of losing the run
+        return f"<its message raised {type(failure).__name__}>"
 
 
 class InvalidModelTurnError(AgentRuntimeError):
@@ -121,7 +159,7 @@ class UnknownToolError(AgentRuntimeError):
     def __init__(self, name: str, registered: Sequence[str], *, call_id: str | None = None) -> None:
         listed = ", ".join(registered) if registered else "none"
         super().__init__(
-            f"Unknown tool {name!r}{_for_call(call_id)}: the registry only holds {listed}. "
+            f"Unknown tool {shown(name)}{_for_call(call_id)}: the registry only holds {listed}. "
             "Check the model's request, or register the tool if it should exist."
         )
         self.name = name

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
-from agentcore.errors import InvalidModelTurnError
+from agentcore.errors import InvalidModelTurnError, shown
 from agentcore.transcript import Message, freeze
 
 ToolSchema = Mapping[str, Any]
@@ -30,7 +30,7 @@ def _require_text(value: object, field_name: str) -> str:
     if type(value) is str and value.isascii() and value.strip():
         return value  # the common case, already plain and valid
     if not isinstance(value, str) or not value.strip():
-        raise InvalidModelTurnError(f"{field_name} must be a non-blank string, got {value!r}")
+        raise InvalidModelTurnError(f"{field_name} must be a non-blank string, got {shown(value)}")
     try:
         return freeze(str.__str__(value), field_name)  # type: ignore[no-any-return]
     except ValueError as error:
@@ -41,7 +41,8 @@ def _json_object(value: object, field_name: str) -> Mapping[str, Any]:
     """Return a read-only deep copy of ``value`` if it is a JSON object."""
     if type(value) is not dict and not isinstance(value, Mapping):
         raise InvalidModelTurnError(
-            f"{field_name} must be a JSON object (a dict), got {type(value).__name__}: {value!r}"
+            f"{field_name} must be a JSON object (a dict), got {type(value).__name__}: "
+            f"{shown(value)}"
         )
     try:
         return freeze(value, field_name)  # type: ignore[no-any-return]

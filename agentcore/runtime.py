@@ -30,6 +30,8 @@ from agentcore.errors import (
     ModelError,
     ToolBudgetExceeded,
     ToolExecutionError,
+    message_of,
+    shown,
 )
 from agentcore.events import (
     FinalAnswer,
@@ -183,7 +185,7 @@ class AgentRuntime:
             raise _model_failure(run, error)  # noqa: B904 (the helper sets the cause)
         if not isinstance(turn, ModelTurn):
             raise InvalidModelTurnError(
-                f"Model.generate must return a ModelTurn, got {type(turn).__name__}: {turn!r}"
+                f"Model.generate must return a ModelTurn, got {type(turn).__name__}: {shown(turn)}"
             )
         return turn
 
@@ -228,7 +230,8 @@ def _model_failure(run: AgentRun, error: BaseException) -> AgentRuntimeError:
             run.record(_rejected_message(error.rejected))
         return error
     failure = ModelError(
-        f"The model raised {type(error).__name__} while producing turn {run.model_turns}: {error}"
+        f"The model raised {type(error).__name__} while producing turn {run.model_turns}: "
+        f"{message_of(error)}"
     )
     failure.__cause__ = error
     return failure

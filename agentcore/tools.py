@@ -27,7 +27,12 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic_core import ValidationError
 
-from agentcore.errors import ToolArgumentsError, ToolExecutionError, UnknownToolError
+from agentcore.errors import (
+    ToolArgumentsError,
+    ToolExecutionError,
+    UnknownToolError,
+    message_of,
+)
 from agentcore.protocol import ToolCall, ToolSchema
 from agentcore.strict_schema import strict_json_schema
 from agentcore.transcript import FrozenDict, FrozenList, freeze
@@ -121,7 +126,8 @@ class Tool:
             problems = [_said_plainly(dict(item)) for item in errors]
             raise ToolArgumentsError(self.name, problems, call_id=call_id) from error
         except Exception as error:  # not JSON data, or a bug in a custom validator
-            problem = {"loc": (), "msg": f"{type(error).__name__}: {error}", "type": "other"}
+            message = f"{type(error).__name__}: {message_of(error)}"
+            problem = {"loc": (), "msg": message, "type": "other"}
             raise ToolArgumentsError(self.name, [problem], call_id=call_id) from error
 
     def execute(self, arguments: BaseModel, call_id: str | None = None) -> str:
@@ -139,7 +145,7 @@ class Tool:
         except KeyboardInterrupt:  # Ctrl-C stops the run; it is not the tool's failure
             raise
         except BaseException as error:
-            problem = f"{type(error).__name__}: {error}"
+            problem = f"{type(error).__name__}: {message_of(error)}"
             raise ToolExecutionError(self.name, f"failed: {problem}", call_id=call_id) from error
         return observation_text(self.name, result, call_id)
 
@@ -219,7 +225,7 @@ def observation_text(tool: str, result: Any, call_id: str | None = None) -> str:
     lone surrogate in a string.
     """
     plain = type(result) in _PLAIN_RESULTS  # the common case: no awaitable, no model
-    if not plain and hasattr(result, "__await__"):  # a sync handler returned a coroutine
+    if not plain and _is_awaitable(result):  # a sync handler returned a coroutine
         getattr(result, "close", lambda: None)()  # never awaited: close it quietly
         raise ToolExecutionError(
             tool, "returned an awaitable; handlers are synchronous", call_id=call_id
@@ -236,7 +242,7 @@ def observation_text(tool: str, result: Any, call_id: str | None = None) -> str:
     except BaseException as error:
         raise ToolExecutionError(
             tool,
-            f"returned a result that is not JSON ({type(error).__name__}: {error}); "
+            f"returned a result that is not JSON ({type(error).__name__}: {message_of(error)}); "
             "return dicts, lists, strings, finite numbers, booleans or None",
             call_id=call_id,
         ) from error
@@ -287,6 +293,15 @@ def _check_tool(tool: Tool) -> None:
             f"Tool {tool.name!r}: the handler must accept the keyword arguments "
             f"{list(fields)} of {model.__name__} ({error})"
         ) from None
+
+
+def _is_awaitable(result: object) -> bool:
+    """True for a coroutine or other awaitable, looked up on its type.
+
+    On the type, not the instance: a result whose ``__getattr__`` raises (not
+    ``AttributeError``) would otherwise break out of :func:`observation_text` untyped.
+    """
+    return hasattr(type(result), "__await__")
 
 
 def _is_async(handler: Callable[..., Any]) -> bool:

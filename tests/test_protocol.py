@@ -174,3 +174,18 @@ def test_a_tool_call_subclass_is_checked_as_what_it_shows() -> None:
     object.__setattr__(call, "_armed", True)
     with pytest.raises(InvalidModelTurnError, match=r"ToolCall\.call_id must be"):
         ModelTurn(tool_calls=(call,))
+
+
+@pytest.mark.parametrize(
+    "build",
+    [
+        lambda: ToolCall("c1", "n", "x" * 10_000_000),
+        lambda: ToolCall("c1", "n", {"text": "\ud83d" * 10_000_000}),
+        lambda: ModelTurn(final_text=["x"] * 10_000_000),
+    ],
+    ids=["arguments-huge-string", "huge-lone-surrogate", "final-text-huge-list"],
+)
+def test_a_huge_bad_value_gets_a_short_message(build: Any) -> None:
+    with pytest.raises(InvalidModelTurnError) as caught:
+        build()
+    assert len(str(caught.value)) < 1_000

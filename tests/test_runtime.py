@@ -502,3 +502,34 @@ def test_a_model_turn_subclass_cannot_slip_past_the_protocol_checks() -> None:
             run.finish()
         assert run.status == "failed" and recorder.ran == []
         assert len(run.error.messages) == 1  # nothing the fake showed reached the record
+
+
+class _Unprintable(Exception):
+    def __str__(self) -> str:
+        raise RuntimeError("no message")
+
+
+class _NoRepr:
+    def __repr__(self) -> str:
+        raise RuntimeError("no repr")
+
+
+@pytest.mark.parametrize(
+    ("generate", "error"),
+    [
+        (lambda messages, tools: _NoRepr(), InvalidModelTurnError),
+        (lambda messages, tools: "x" * 10_000_000, InvalidModelTurnError),
+        (lambda messages, tools: (_ for _ in ()).throw(_Unprintable()), ModelError),
+    ],
+    ids=["repr-raises", "huge-string", "message-raises"],
+)
+def test_a_model_that_returns_or_raises_odd_objects_fails_typed_with_a_short_message(
+    generate: Any, error: type[AgentRuntimeError]
+) -> None:
+    run = AgentRuntime(ScriptedModel(generate), []).start("go")
+    with pytest.raises(error) as caught:
+        run.finish()
+    assert run.status == "failed" and run.interrupted is None
+    assert len(str(caught.value)) < 1_000 and caught.value.messages == [
+        {"role": "user", "content": "go"}
+    ]

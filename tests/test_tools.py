@@ -399,3 +399,38 @@ def test_an_integral_float_fits_integer_fields_everywhere_the_schema_allows_it()
     assert type(validated.either) is int  # type: ignore[attr-defined]
     with pytest.raises(ToolArgumentsError, match=r"counts\.0: .* beyond"):
         tool.validate({"counts": [1e23], "level": 1, "either": "x"})
+
+
+class _Unprintable(Exception):
+    """An exception whose message cannot be read: str() raises."""
+
+    def __str__(self) -> str:
+        raise RuntimeError("no message")
+
+
+class _Shifty:
+    """A result that raises on every attribute it does not have (not AttributeError)."""
+
+    def __getattr__(self, name: str) -> Any:
+        raise ValueError(f"no {name}")
+
+
+def test_a_handler_error_whose_message_raises_is_still_an_execution_error() -> None:
+    def broken(text: str) -> str:
+        raise _Unprintable
+
+    with pytest.raises(ToolExecutionError, match="failed: _Unprintable: <") as caught:
+        run_tool(make_tool(handler=broken), {"text": "x"})
+    assert isinstance(caught.value.__cause__, _Unprintable)
+
+
+def test_a_result_that_raises_on_attribute_lookup_is_an_execution_error() -> None:
+    with pytest.raises(ToolExecutionError, match="not JSON"):
+        run_tool(make_tool(handler=lambda text: _Shifty()), {"text": "x"})
+
+
+def test_an_unknown_tool_with_a_huge_name_gets_a_short_message() -> None:
+    registry = ToolRegistry([make_tool()])
+    with pytest.raises(UnknownToolError) as caught:
+        registry.prepare(ToolCall("c" * 1_000_000, "n" * 1_000_000, {}))
+    assert len(str(caught.value)) < 1_000 and caught.value.name == "n" * 1_000_000
