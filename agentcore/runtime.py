@@ -72,8 +72,9 @@ class AgentRuntime:
       observation ``{"error": ..., "message": ...}`` and lets the model decide.
     * ``verbose``: print each event in the chapter's trace format while running.
 
-    Raises ``TypeError`` for a model without ``generate`` or a non-int budget, ``ValueError``
-    for a budget out of range or an unknown policy.
+    Raises ``TypeError`` for a model class instead of an instance, a model without
+    ``generate``, tools that are not an iterable of :class:`Tool` (see :class:`ToolRegistry`)
+    or a non-int budget, ``ValueError`` for a budget out of range or an unknown policy.
 
     A run fails with a typed :class:`AgentRuntimeError` that keeps the record: whatever a
     handler or ``Model.generate`` raises becomes one (:class:`ToolExecutionError`,
@@ -90,6 +91,11 @@ class AgentRuntime:
         on_tool_error: ToolErrorPolicy = "stop",
         verbose: bool = False,
     ) -> None:
+        if isinstance(model, type):  # AgentRuntime(ScriptedModel, ...): generate is unbound
+            raise TypeError(
+                f"model is the class {model.__name__}; pass an instance, such as "
+                f"{model.__name__}(...)"
+            )
         if not callable(getattr(model, "generate", None)):
             raise TypeError(f"model must have a generate(messages, tools) method, got {model!r}")
         if on_tool_error not in ("stop", "observe"):

@@ -162,11 +162,19 @@ class ToolRegistry:
     """The tools a run may use, by name (chapter section 5.2).
 
     Input: an iterable of :class:`Tool` with distinct names (``ValueError`` on a duplicate,
-    ``TypeError`` on a non-``Tool``). Only these tools can ever be executed; nothing is looked
-    up in globals or imported by name.
+    ``TypeError`` on a non-``Tool``, and on a single ``Tool``, a dict or anything else that
+    is not a list of tools, saying what to pass). Only these tools can ever be executed;
+    nothing is looked up in globals or imported by name.
     """
 
     def __init__(self, tools: Iterable[Tool]) -> None:
+        if isinstance(tools, Tool | str | Mapping) or not isinstance(tools, Iterable):
+            hint = ""
+            if isinstance(tools, Tool):
+                hint = "; wrap one tool in a list: [tool]"
+            elif isinstance(tools, Mapping):
+                hint = "; for a dict of tools pass list(tools.values())"
+            raise TypeError(f"tools must be a list of Tool, got {type(tools).__name__}{hint}")
         self._tools: dict[str, Tool] = {}
         for tool in tools:
             if not isinstance(tool, Tool):

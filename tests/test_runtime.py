@@ -533,3 +533,24 @@ def test_a_model_that_returns_or_raises_odd_objects_fails_typed_with_a_short_mes
     assert len(str(caught.value)) < 1_000 and caught.value.messages == [
         {"role": "user", "content": "go"}
     ]
+
+
+def test_a_model_class_instead_of_a_model_is_rejected_at_construction() -> None:
+    with pytest.raises(TypeError, match=r"the class ScriptedModel; pass an instance"):
+        AgentRuntime(ScriptedModel, build_tools())  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("tools", "hint"),
+    [
+        (None, "a list of Tool.*NoneType"),
+        (build_tools()[0], r"\[tool\]"),
+        ({"a": build_tools()[0]}, "values"),
+    ],
+    ids=["none", "one-tool", "dict"],
+)
+def test_tools_that_are_not_a_list_of_tools_are_rejected_with_the_fix(
+    tools: Any, hint: str
+) -> None:
+    with pytest.raises(TypeError, match=hint):
+        AgentRuntime(ScriptedWeatherModel(), tools)
