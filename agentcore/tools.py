@@ -108,7 +108,9 @@ class Tool:
         Returns the model instance, whose values are new, ordinary Python objects.
 
         Raises :class:`ToolArgumentsError` (naming ``call_id`` when given) with pydantic's
-        field errors; the handler is not called.
+        field errors, and for whatever else a custom validator raises except
+        ``KeyboardInterrupt`` (``SystemExit`` included, as in :meth:`execute`); the handler
+        is not called.
         """
         model = self.arguments_model
         try:
@@ -125,7 +127,9 @@ class Tool:
             errors = error.errors(include_url=False, include_context=False)
             problems = [_said_plainly(dict(item)) for item in errors]
             raise ToolArgumentsError(self.name, problems, call_id=call_id) from error
-        except Exception as error:  # not JSON data, or a bug in a custom validator
+        except KeyboardInterrupt:  # Ctrl-C stops the run; it is not the arguments' fault
+            raise
+        except BaseException as error:  # not JSON data, or a bug in a custom validator
             message = f"{type(error).__name__}: {message_of(error)}"
             problem = {"loc": (), "msg": message, "type": "other"}
             raise ToolArgumentsError(self.name, [problem], call_id=call_id) from error

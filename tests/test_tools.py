@@ -434,3 +434,22 @@ def test_an_unknown_tool_with_a_huge_name_gets_a_short_message() -> None:
     with pytest.raises(UnknownToolError) as caught:
         registry.prepare(ToolCall("c" * 1_000_000, "n" * 1_000_000, {}))
     assert len(str(caught.value)) < 1_000 and caught.value.name == "n" * 1_000_000
+
+
+@pytest.mark.parametrize("raised", [SystemExit(3), GeneratorExit()], ids=["exit", "generator"])
+def test_a_validator_that_raises_any_exception_is_an_arguments_error(raised: BaseException) -> None:
+    from pydantic import field_validator
+
+    class Checked(BaseModel):
+        model_config = ConfigDict(extra="forbid")
+        text: str
+
+        @field_validator("text")
+        @classmethod
+        def refuse(cls, value: str) -> str:
+            raise raised
+
+    tool = Tool("checked", "Check it.", Checked, echo)
+    with pytest.raises(ToolArgumentsError, match=type(raised).__name__) as caught:
+        tool.validate({"text": "x"}, "c1")
+    assert caught.value.__cause__ is raised and caught.value.call_id == "c1"
