@@ -44,7 +44,8 @@ class AgentRuntimeError(Exception):
     Attributes (filled in by the runtime when the error leaves a run; empty and zero when the
     error is raised outside a run, for example by ``ToolCall(...)`` in your own code):
 
-    * ``messages``: ``list[dict]``, the transcript up to and including the failing request.
+    * ``messages``: ``list[dict]``, the transcript up to and including the failing request,
+      read-only (``append`` or item assignment raise ``TypeError``; ``list(...)`` copies it).
     * ``model_turns``: ``int``, model turns used, the failing one included.
     * ``tool_executions``: ``int``, handlers that were run.
 
@@ -63,9 +64,11 @@ class AgentRuntimeError(Exception):
     ) -> None:
         """Record what the failed run had done (called by the runtime, once, on the way out).
 
-        Inputs: the transcript so far, the model turns used and the handlers run.
+        Inputs: the transcript so far, the model turns used and the handlers run. The record
+        is kept read-only, as a finished run's is (``RunResult.messages``): what happened
+        before the failure cannot be rewritten afterwards.
         """
-        self.messages = list(messages)
+        self.messages = _read_only(messages)
         self.model_turns = model_turns
         self.tool_executions = tool_executions
 
@@ -85,6 +88,11 @@ class AgentRuntimeError(Exception):
         # calling __init__, then restore the attributes.
         return (_rebuild, (type(self), self.args), self.__dict__)
 
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        # A copy or an unpickled error keeps its record as read-only as the original's.
+        self.__dict__.update(state)
+        self.messages = _read_only(state.get("messages", ()))
+
     def __eq__(self, other: object) -> bool:
         if type(other) is not type(self):
             return NotImplemented
@@ -93,6 +101,14 @@ class AgentRuntimeError(Exception):
 
     def __hash__(self) -> int:
         return hash((type(self), self.args))
+
+
+def _read_only(messages: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """The record as a read-only list of read-only messages (one pass: the runtime's are frozen)."""
+    from agentcore.transcript import freeze  # here: transcript quotes values through shown()
+
+    frozen: list[Mapping[str, Any]] = freeze(list(messages), "messages")
+    return frozen
 
 
 def _rebuild(kind: type[AgentRuntimeError], args: tuple[Any, ...]) -> AgentRuntimeError:
