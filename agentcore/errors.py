@@ -88,10 +88,10 @@ class AgentRuntimeError(Exception):
         # calling __init__, then restore the attributes.
         return (_rebuild, (type(self), self.args), self.__dict__)
 
-    def __setstate__(self, state: dict[str, Any]) -> None:
+    def __setstate__(self, state: dict[str, Any] | None) -> None:
         # A copy or an unpickled error keeps its record as read-only as the original's.
-        self.__dict__.update(state)
-        self.messages = _read_only(state.get("messages", ()))
+        self.__dict__.update(state or {})
+        self.messages = _read_only(self.__dict__.get("messages", ()))
 
     def __eq__(self, other: object) -> bool:
         if type(other) is not type(self):
