@@ -141,8 +141,15 @@ class Tool:
         :class:`ToolExecutionError` (naming ``call_id`` when given, the original as
         ``__cause__``) when the handler fails, whatever it raises except
         ``KeyboardInterrupt`` (``SystemExit`` included), and when its result cannot be
-        turned into JSON text (see :func:`observation_text`).
+        turned into JSON text (see :func:`observation_text`). Raises ``TypeError``, before the
+        handler runs, for arguments that are not an instance of ``arguments_model`` (a raw
+        dict: validate it first), since a :class:`ToolExecutionError` would blame the handler.
         """
+        if not isinstance(arguments, self.arguments_model):
+            raise TypeError(
+                f"Tool {self.name!r}: execute takes the validated {self.arguments_model.__name__}"
+                f", got {type(arguments).__name__}; call tool.execute(tool.validate(arguments))"
+            )
         try:
             fields: tuple[str, ...] = self.__dict__["_fields"]
             result = self.handler(**{name: getattr(arguments, name) for name in fields})

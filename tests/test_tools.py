@@ -453,3 +453,12 @@ def test_a_validator_that_raises_any_exception_is_an_arguments_error(raised: Bas
     with pytest.raises(ToolArgumentsError, match=type(raised).__name__) as caught:
         tool.validate({"text": "x"}, "c1")
     assert caught.value.__cause__ is raised and caught.value.call_id == "c1"
+
+
+@pytest.mark.parametrize("raw", [{"text": "x"}, None], ids=["dict", "none"])
+def test_execute_given_raw_arguments_says_to_validate_first_and_runs_no_handler(raw: Any) -> None:
+    ran: list[str] = []
+    tool = make_tool(handler=lambda text: ran.append(text))
+    with pytest.raises(TypeError, match=r"tool\.execute\(tool\.validate\(arguments\)\)"):
+        tool.execute(raw)
+    assert ran == []
