@@ -98,6 +98,8 @@ class ModelTurn:
     * ``provider_items`` (``tuple`` of JSON values): opaque data an adapter may need to
       replay on the next request (reasoning items, text said beside the calls). The runtime
       stores it in the transcript beside the turn and never reads it to choose an action.
+      A list is stored as a tuple and ``None`` as ``()``; anything else that is not a list or
+      tuple is refused, empty or not (an empty dict is a bug, not "nothing to replay").
 
     Raises :class:`InvalidModelTurnError` when both or neither of ``final_text`` and
     ``tool_calls`` are given, for a blank final text or one that cannot be encoded as
@@ -114,9 +116,10 @@ class ModelTurn:
     def __post_init__(self) -> None:
         if isinstance(self.tool_calls, list):
             object.__setattr__(self, "tool_calls", tuple(self.tool_calls))
-        if self.provider_items:
+        items = self.provider_items
+        if items or not isinstance(items, list | tuple | None):  # an empty dict is refused too
             self._freeze_provider_items()
-        elif not isinstance(self.provider_items, tuple):
+        elif not isinstance(self.provider_items, tuple):  # [] or None: nothing to replay
             object.__setattr__(self, "provider_items", ())
         if not isinstance(self.tool_calls, tuple):
             raise InvalidModelTurnError(

@@ -157,7 +157,7 @@ def test_arguments_that_contain_themselves_or_huge_numbers_are_rejected() -> Non
     assert ToolCall("c1", "tool", {"n": 10**100}).arguments == {"n": 10**100}
 
 
-@pytest.mark.parametrize("items", [{"type": "reasoning"}, "reasoning", {1, 2}])
+@pytest.mark.parametrize("items", [{"type": "reasoning"}, "reasoning", {1, 2}, {}, "", set(), 0])
 def test_provider_items_must_be_a_list_or_tuple(items: Any) -> None:
     with pytest.raises(InvalidModelTurnError, match="list or tuple"):
         ModelTurn(final_text="hi", provider_items=items)
