@@ -33,7 +33,6 @@ a ``__repr__`` or ``__str__`` that raises is named instead of replacing the type
 
 from __future__ import annotations
 
-import reprlib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -122,25 +121,26 @@ def _for_call(call_id: str | None) -> str:
     return f" (call_id {shown(call_id)})" if call_id is not None else ""
 
 
-_SHOWN = reprlib.Repr()
-_SHOWN.maxstring = _SHOWN.maxother = 300
-_SHOWN.maxlong = 100
-_SHOWN.maxlist = _SHOWN.maxtuple = _SHOWN.maxdict = _SHOWN.maxset = 20
+_SHOWN = 300
+"""How much of a value an error message quotes: the start and the end of its repr."""
 
 
 def shown(value: object) -> str:
     """``repr(value)`` for an error message: cut to about 300 characters, and never raising.
 
-    Input: any value, often one a model or a handler made up. Output: its ``repr`` (the same
-    text for an ordinary short value; a long one keeps its start and end around ``...``), or
+    Input: any value, often one a model or a handler made up. Output: its ``repr`` when that
+    is 300 characters or fewer; a longer one keeps its start and end around ``...``; or
     ``<T object whose repr raised E>``. A message must say what was wrong even when the value
     is ten megabytes of text or its ``__repr__`` raises; the error it explains would
     otherwise be lost behind a new one.
     """
     try:
-        return _SHOWN.repr(value)
-    except Exception as error:  # its own __repr__ failed: name the type instead
+        text = repr(value)
+    except Exception as error:  # its own __repr__ failed (or nesting too deep): name the type
         return f"<{type(value).__name__} object whose repr raised {type(error).__name__}>"
+    if len(text) <= _SHOWN:
+        return text
+    return f"{text[: _SHOWN - 60]}...{text[-50:]} ({len(text):,} characters)"
 
 
 def message_of(error: BaseException) -> str:
