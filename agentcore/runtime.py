@@ -448,8 +448,10 @@ class RunResult:
       (copy it with ``list(...)`` or ``copy.deepcopy`` for a version you can change).
 
     Built by the runtime; built by hand, ``messages`` is frozen the same way (``ValueError``
-    for a message that is not JSON). A ``RunResult`` can be pickled and copied (deep copies
-    too); the copy compares equal and is just as read-only.
+    for a message that is not JSON), and a wrong type is refused: ``TypeError`` for an answer
+    that is not a ``str``, a count that is not an ``int`` or messages that are not a
+    sequence, ``ValueError`` for a negative count. A ``RunResult`` can be pickled and copied
+    (deep copies too); the copy compares equal and is just as read-only.
     """
 
     answer: str
@@ -458,6 +460,15 @@ class RunResult:
     messages: Sequence[Message]
 
     def __post_init__(self) -> None:
+        if not isinstance(self.answer, str):
+            raise TypeError(f"RunResult.answer must be a str, got {type(self.answer).__name__}")
+        int_at_least("model_turns", self.model_turns, 0)
+        int_at_least("tool_executions", self.tool_executions, 0)
+        if isinstance(self.messages, str | Mapping) or not isinstance(self.messages, Iterable):
+            raise TypeError(
+                "RunResult.messages must be a sequence of message dicts, got "
+                f"{type(self.messages).__name__}"
+            )
         # The runtime's messages are frozen already: this costs one pass over the list.
         object.__setattr__(self, "messages", freeze(list(self.messages), "messages"))
 

@@ -554,3 +554,22 @@ def test_tools_that_are_not_a_list_of_tools_are_rejected_with_the_fix(
 ) -> None:
     with pytest.raises(TypeError, match=hint):
         AgentRuntime(ScriptedWeatherModel(), tools)
+
+
+@pytest.mark.parametrize(
+    ("fields", "error", "says"),
+    [
+        ((5, 1, 0, []), TypeError, "answer must be a str"),
+        (("ok", -1, 0, []), ValueError, "model_turns must be at least 0"),
+        (("ok", 1, "0", []), TypeError, "tool_executions must be an int"),
+        (("ok", 1, 0, None), TypeError, "messages must be a sequence"),
+    ],
+    ids=["answer", "turns", "executions", "messages"],
+)
+def test_a_run_result_built_by_hand_refuses_wrong_types(
+    fields: tuple[Any, ...], error: type[Exception], says: str
+) -> None:
+    from agentcore import RunResult
+
+    with pytest.raises(error, match=says):
+        RunResult(*fields)
