@@ -25,6 +25,10 @@ ModelError             the model itself raised while  the model (an adapter's er
 Every error that leaves :meth:`agentcore.AgentRuntime.run` carries what had happened until
 then: the transcript (``messages``), the number of model turns and of tool executions. A
 failed run loses nothing.
+
+A message quotes the values it is about through :func:`shown` and the exceptions it wraps
+through :func:`message_of`: a value of ten megabytes is cut to a few hundred characters, and
+a ``__repr__`` or ``__str__`` that raises is named instead of replacing the typed error.
 """
 
 from __future__ import annotations
@@ -39,7 +43,8 @@ class AgentRuntimeError(Exception):
     Attributes (filled in by the runtime when the error leaves a run; empty and zero when the
     error is raised outside a run, for example by ``ToolCall(...)`` in your own code):
 
-    * ``messages``: ``list[dict]``, the transcript up to and including the failing request.
+    * ``messages``: ``list[dict]``, the transcript up to and including the failing request,
+      read-only (``append`` or item assignment raise ``TypeError``; ``list(...)`` copies it).
     * ``model_turns``: ``int``, model turns used, the failing one included.
     * ``tool_executions``: ``int``, handlers that were run.
 
@@ -58,9 +63,11 @@ class AgentRuntimeError(Exception):
     ) -> None:
         """Record what the failed run had done (called by the runtime, once, on the way out).
 
-        Inputs: the transcript so far, the model turns used and the handlers run.
+        Inputs: the transcript so far, the model turns used and the handlers run. The record
+        is kept read-only, as a finished run's is (``RunResult.messages``): what happened
+        before the failure cannot be rewritten afterwards.
         """
-        self.messages = list(messages)
+        self.messages = _read_only(messages)
         self.model_turns = model_turns
         self.tool_executions = tool_executions
 
@@ -80,6 +87,11 @@ class AgentRuntimeError(Exception):
         # calling __init__, then restore the attributes.
         return (_rebuild, (type(self), self.args), self.__dict__)
 
+    def __setstate__(self, state: dict[str, Any] | None) -> None:
+        # A copy or an unpickled error keeps its record as read-only as the original's.
+        self.__dict__.update(state or {})
+        self.messages = _read_only(self.__dict__.get("messages", ()))
+
     def __eq__(self, other: object) -> bool:
         if type(other) is not type(self):
             return NotImplemented
@@ -90,6 +102,14 @@ class AgentRuntimeError(Exception):
         return hash((type(self), self.args))
 
 
+def _read_only(messages: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """The record as a read-only list of read-only messages (one pass: the runtime's are frozen)."""
+    from agentcore.transcript import freeze  # here: transcript quotes values through shown()
+
+    frozen: list[Mapping[str, Any]] = freeze(list(messages), "messages")
+    return frozen
+
+
 def _rebuild(kind: type[AgentRuntimeError], args: tuple[Any, ...]) -> AgentRuntimeError:
     """Unpickle an :class:`AgentRuntimeError` (its attributes follow as state)."""
     error = kind.__new__(kind)
@@ -98,7 +118,41 @@ def _rebuild(kind: type[AgentRuntimeError], args: tuple[Any, ...]) -> AgentRunti
 
 
 def _for_call(call_id: str | None) -> str:
-    return f" (call_id {call_id!r})" if call_id is not None else ""
+    return f" (call_id {shown(call_id)})" if call_id is not None else ""
+
+
+_SHOWN = 300
+"""How much of a value an error message quotes: the start and the end of its repr."""
+
+
+def shown(value: object) -> str:
+    """``repr(value)`` for an error message: cut to about 300 characters, and never raising.
+
+    Input: any value, often one a model or a handler made up. Output: its ``repr`` when that
+    is 300 characters or fewer; a longer one keeps its start and end around ``...``; or
+    ``<T object whose repr raised E>``. A message must say what was wrong even when the value
+    is ten megabytes of text or its ``__repr__`` raises; the error it explains would
+    otherwise be lost behind a new one.
+    """
+    try:
+        text = repr(value)
+    except Exception as error:  # its own __repr__ failed (or nesting too deep): name the type
+        return f"<{type(value).__name__} object whose repr raised {type(error).__name__}>"
+    if len(text) <= _SHOWN:
+        return text
+    return f"{text[: _SHOWN - 60]}...{text[-50:]} ({len(text):,} characters)"
+
+
+def message_of(error: BaseException) -> str:
+    """``str(error)`` for an exception someone else raised; never raises.
+
+    Input: the exception. Output: its message, or ``<its message raised E>`` when its
+    ``__str__`` itself raises, so the typed error that wraps it can still be built.
+    """
+    try:
+        return str(error)
+    except Exception as failure:  # its own __str__ failed: say so instead of losing the run
+        return f"<its message raised {type(failure).__name__}>"
 
 
 class InvalidModelTurnError(AgentRuntimeError):
@@ -121,7 +175,7 @@ class UnknownToolError(AgentRuntimeError):
     def __init__(self, name: str, registered: Sequence[str], *, call_id: str | None = None) -> None:
         listed = ", ".join(registered) if registered else "none"
         super().__init__(
-            f"Unknown tool {name!r}{_for_call(call_id)}: the registry only holds {listed}. "
+            f"Unknown tool {shown(name)}{_for_call(call_id)}: the registry only holds {listed}. "
             "Check the model's request, or register the tool if it should exist."
         )
         self.name = name

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
-from agentcore.errors import InvalidModelTurnError
+from agentcore.errors import InvalidModelTurnError, shown
 from agentcore.transcript import Message, freeze
 
 ToolSchema = Mapping[str, Any]
@@ -30,7 +30,7 @@ def _require_text(value: object, field_name: str) -> str:
     if type(value) is str and value.isascii() and value.strip():
         return value  # the common case, already plain and valid
     if not isinstance(value, str) or not value.strip():
-        raise InvalidModelTurnError(f"{field_name} must be a non-blank string, got {value!r}")
+        raise InvalidModelTurnError(f"{field_name} must be a non-blank string, got {shown(value)}")
     try:
         return freeze(str.__str__(value), field_name)  # type: ignore[no-any-return]
     except ValueError as error:
@@ -41,7 +41,8 @@ def _json_object(value: object, field_name: str) -> Mapping[str, Any]:
     """Return a read-only deep copy of ``value`` if it is a JSON object."""
     if type(value) is not dict and not isinstance(value, Mapping):
         raise InvalidModelTurnError(
-            f"{field_name} must be a JSON object (a dict), got {type(value).__name__}: {value!r}"
+            f"{field_name} must be a JSON object (a dict), got {type(value).__name__}: "
+            f"{shown(value)}"
         )
     try:
         return freeze(value, field_name)  # type: ignore[no-any-return]
@@ -97,11 +98,15 @@ class ModelTurn:
     * ``provider_items`` (``tuple`` of JSON values): opaque data an adapter may need to
       replay on the next request (reasoning items, text said beside the calls). The runtime
       stores it in the transcript beside the turn and never reads it to choose an action.
+      A list is stored as a tuple and ``None`` as ``()``; anything else that is not a list or
+      tuple is refused, empty or not (an empty dict is a bug, not "nothing to replay").
 
     Raises :class:`InvalidModelTurnError` when both or neither of ``final_text`` and
     ``tool_calls`` are given, for a blank final text or one that cannot be encoded as
     UTF-8, for an element that is not a ``ToolCall``, and for a ``call_id`` that repeats
-    within the turn. A ``ModelTurn`` can be pickled and copied; the copy compares equal.
+    within the turn. A ``ToolCall`` subclass is copied to a plain ``ToolCall`` (its fields
+    read once, then checked), so an override cannot show the runtime other fields than the
+    ones checked. A ``ModelTurn`` can be pickled and copied; the copy compares equal.
     """
 
     final_text: str | None = None
@@ -111,9 +116,10 @@ class ModelTurn:
     def __post_init__(self) -> None:
         if isinstance(self.tool_calls, list):
             object.__setattr__(self, "tool_calls", tuple(self.tool_calls))
-        if self.provider_items:
+        items = self.provider_items
+        if items or not isinstance(items, list | tuple | None):  # an empty dict is refused too
             self._freeze_provider_items()
-        elif not isinstance(self.provider_items, tuple):
+        elif not isinstance(self.provider_items, tuple):  # [] or None: nothing to replay
             object.__setattr__(self, "provider_items", ())
         if not isinstance(self.tool_calls, tuple):
             raise InvalidModelTurnError(
@@ -131,17 +137,24 @@ class ModelTurn:
             final_text = _require_text(self.final_text, "ModelTurn.final_text")
             object.__setattr__(self, "final_text", final_text)
         seen: set[str] = set()
+        plain: list[ToolCall] = []
+        copied = False
         for index, call in enumerate(self.tool_calls):
             if not isinstance(call, ToolCall):
                 raise InvalidModelTurnError(
                     f"ModelTurn.tool_calls[{index}] must be a ToolCall, got {type(call).__name__}"
                 )
+            if type(call) is not ToolCall:  # a subclass may show other fields than it checked
+                call, copied = ToolCall(call.call_id, call.name, call.arguments), True
+            plain.append(call)
             if call.call_id in seen:
                 raise InvalidModelTurnError(
                     f"ModelTurn.tool_calls repeats call_id {call.call_id!r}; "
                     "every call in a turn needs its own call_id"
                 )
             seen.add(call.call_id)
+        if copied:
+            object.__setattr__(self, "tool_calls", tuple(plain))
 
     def __repr__(self) -> str:
         # Only the half that is set, and provider_items only when an adapter filled it.

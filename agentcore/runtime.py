@@ -30,6 +30,8 @@ from agentcore.errors import (
     ModelError,
     ToolBudgetExceeded,
     ToolExecutionError,
+    message_of,
+    shown,
 )
 from agentcore.events import (
     FinalAnswer,
@@ -70,8 +72,9 @@ class AgentRuntime:
       observation ``{"error": ..., "message": ...}`` and lets the model decide.
     * ``verbose``: print each event in the chapter's trace format while running.
 
-    Raises ``TypeError`` for a model without ``generate`` or a non-int budget, ``ValueError``
-    for a budget out of range or an unknown policy.
+    Raises ``TypeError`` for a model class instead of an instance, a model without
+    ``generate``, tools that are not an iterable of :class:`Tool` (see :class:`ToolRegistry`)
+    or a non-int budget, ``ValueError`` for a budget out of range or an unknown policy.
 
     A run fails with a typed :class:`AgentRuntimeError` that keeps the record: whatever a
     handler or ``Model.generate`` raises becomes one (:class:`ToolExecutionError`,
@@ -88,6 +91,11 @@ class AgentRuntime:
         on_tool_error: ToolErrorPolicy = "stop",
         verbose: bool = False,
     ) -> None:
+        if isinstance(model, type):  # AgentRuntime(ScriptedModel, ...): generate is unbound
+            raise TypeError(
+                f"model is the class {model.__name__}; pass an instance, such as "
+                f"{model.__name__}(...)"
+            )
         if not callable(getattr(model, "generate", None)):
             raise TypeError(f"model must have a generate(messages, tools) method, got {model!r}")
         if on_tool_error not in ("stop", "observe"):
@@ -166,18 +174,24 @@ class AgentRuntime:
         Whatever ``Model.generate`` raises becomes the run's typed :class:`ModelError`
         (``SystemExit``, ``GeneratorExit`` and ``StopIteration`` included), as a handler's
         failure becomes a :class:`ToolExecutionError`; the one exception is
-        ``KeyboardInterrupt``, which stops the run (status "interrupted").
+        ``KeyboardInterrupt``, which stops the run (status "interrupted"). A ``ModelTurn``
+        subclass is copied to a plain ``ModelTurn``, its fields read once and checked again
+        (:class:`InvalidModelTurnError`), so an override cannot show the loop fields that
+        were never checked (a repeated ``call_id``, a final text that is a list).
         """
         run.model_turns += 1
         try:
             turn = self.model.generate(run.messages, self.registry.schemas())
+            if type(turn) is not ModelTurn and isinstance(turn, ModelTurn):
+                # A subclass may show other fields than it checked: read them once, check.
+                turn = ModelTurn(turn.final_text, turn.tool_calls, turn.provider_items)
         except KeyboardInterrupt:  # Ctrl-C stops the run; it is not the model's failure
             raise
         except BaseException as error:  # the model failed: a typed error that keeps the record
             raise _model_failure(run, error)  # noqa: B904 (the helper sets the cause)
         if not isinstance(turn, ModelTurn):
             raise InvalidModelTurnError(
-                f"Model.generate must return a ModelTurn, got {type(turn).__name__}: {turn!r}"
+                f"Model.generate must return a ModelTurn, got {type(turn).__name__}: {shown(turn)}"
             )
         return turn
 
@@ -222,7 +236,8 @@ def _model_failure(run: AgentRun, error: BaseException) -> AgentRuntimeError:
             run.record(_rejected_message(error.rejected))
         return error
     failure = ModelError(
-        f"The model raised {type(error).__name__} while producing turn {run.model_turns}: {error}"
+        f"The model raised {type(error).__name__} while producing turn {run.model_turns}: "
+        f"{message_of(error)}"
     )
     failure.__cause__ = error
     return failure
@@ -433,8 +448,10 @@ class RunResult:
       (copy it with ``list(...)`` or ``copy.deepcopy`` for a version you can change).
 
     Built by the runtime; built by hand, ``messages`` is frozen the same way (``ValueError``
-    for a message that is not JSON). A ``RunResult`` can be pickled and copied (deep copies
-    too); the copy compares equal and is just as read-only.
+    for a message that is not JSON), and a wrong type is refused: ``TypeError`` for an answer
+    that is not a ``str``, a count that is not an ``int`` or messages that are not a
+    sequence, ``ValueError`` for a negative count. A ``RunResult`` can be pickled and copied
+    (deep copies too); the copy compares equal and is just as read-only.
     """
 
     answer: str
@@ -443,6 +460,15 @@ class RunResult:
     messages: Sequence[Message]
 
     def __post_init__(self) -> None:
+        if not isinstance(self.answer, str):
+            raise TypeError(f"RunResult.answer must be a str, got {type(self.answer).__name__}")
+        int_at_least("model_turns", self.model_turns, 0)
+        int_at_least("tool_executions", self.tool_executions, 0)
+        if isinstance(self.messages, str | Mapping) or not isinstance(self.messages, Iterable):
+            raise TypeError(
+                "RunResult.messages must be a sequence of message dicts, got "
+                f"{type(self.messages).__name__}"
+            )
         # The runtime's messages are frozen already: this costs one pass over the list.
         object.__setattr__(self, "messages", freeze(list(self.messages), "messages"))
 

@@ -11,7 +11,7 @@ stand-in, built on the same idea, is course material: :mod:`agentcore.course.wea
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from agentcore.errors import ScriptExhaustedError
 from agentcore.protocol import ModelTurn, ToolSchema
@@ -25,7 +25,7 @@ class ScriptedModel:
 
     Input: ``script``, either a sequence of :class:`ModelTurn` (played in order, one per
     ``generate`` call) or a function ``(messages, tools) -> ModelTurn``. ``TypeError`` for
-    anything else.
+    anything else, saying what to pass (a single turn: ``ScriptedModel([turn])``).
 
     ``generate`` past the end of a list raises :class:`ScriptExhaustedError` (the runtime
     keeps the transcript). ``calls`` counts ``generate`` calls; :meth:`assert_consumed`
@@ -36,6 +36,13 @@ class ScriptedModel:
         if callable(script):
             self._function: TurnFunction | None = script
             self._turns: tuple[ModelTurn, ...] = ()
+        elif isinstance(script, ModelTurn) or not isinstance(script, Iterable):
+            one = isinstance(script, ModelTurn)
+            hint = "; wrap one turn in a list: ScriptedModel([turn])" if one else ""
+            raise TypeError(
+                "script must be a list of ModelTurn or a function (messages, tools) -> "
+                f"ModelTurn, got {type(script).__name__}{hint}"
+            )
         else:
             turns = tuple(script)
             for index, turn in enumerate(turns):

@@ -26,7 +26,7 @@ object                  ``properties``, ``required`` (all of them),
 array                   ``items`` (one schema for every item)
 string                  ``enum``, ``pattern``, ``format`` (one of :data:`STRING_FORMATS`)
 number, integer         ``enum``, ``minimum``, ``maximum``, ``exclusiveMinimum``,
-                        ``exclusiveMaximum``, ``multipleOf``
+                        ``exclusiveMaximum``; ``multipleOf`` (an int, on integers only)
 boolean, null           ``enum``
 unions                  ``anyOf``
 reuse                   ``$ref`` into ``$defs`` (a recursive model too)
@@ -45,7 +45,9 @@ Refused: objects with keys they do not name (``dict``, a model without ``extra="
 nodes that allow any value (``Any``, ``object``, a bare ``list`` or ``tuple``), fixed-position
 tuples (``prefixItems``), sets (``uniqueItems``), length and size bounds (``minLength``,
 ``maxLength``, ``minItems``, ``maxItems``, which DeepSeek lists as unsupported), a ``oneOf``
-whose branches may overlap, other ``format`` values, and any keyword not in the table.
+whose branches may overlap, other ``format`` values, a ``multipleOf`` on a float (JSON
+Schema divides exactly, pydantic within a tolerance of 1e-9, so ``0.3`` is a multiple of
+``0.1`` to one of them only), and any keyword not in the table.
 """
 
 from __future__ import annotations
@@ -238,6 +240,15 @@ class _Walk:
                     "give the item type: list[str], tuple[int, ...]",
                 )
             strict["items"] = self.node(node["items"], (*where, "[]"))
+        elif "multipleOf" in node and (kind != "integer" or type(node["multipleOf"]) is not int):
+            # JSON Schema divides exactly, pydantic within 1e-9: on floats they disagree.
+            raise self.refuse(
+                where,
+                "a multiple_of on a number that is not an int (JSON Schema divides exactly, "
+                "pydantic allows a rounding tolerance: 0.3 is a multiple of 0.1 to one only)",
+                "use an int field with an int multiple_of (count tenths as an int), or check "
+                "it in the handler",
+            )
         elif kind == "string" and "format" in node and node["format"] not in STRING_FORMATS:
             raise self.refuse(
                 where,

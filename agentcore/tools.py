@@ -27,7 +27,12 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic_core import ValidationError
 
-from agentcore.errors import ToolArgumentsError, ToolExecutionError, UnknownToolError
+from agentcore.errors import (
+    ToolArgumentsError,
+    ToolExecutionError,
+    UnknownToolError,
+    message_of,
+)
 from agentcore.protocol import ToolCall, ToolSchema
 from agentcore.strict_schema import strict_json_schema
 from agentcore.transcript import FrozenDict, FrozenList, freeze
@@ -103,7 +108,9 @@ class Tool:
         Returns the model instance, whose values are new, ordinary Python objects.
 
         Raises :class:`ToolArgumentsError` (naming ``call_id`` when given) with pydantic's
-        field errors; the handler is not called.
+        field errors, and for whatever else a custom validator raises except
+        ``KeyboardInterrupt`` (``SystemExit`` included, as in :meth:`execute`); the handler
+        is not called.
         """
         model = self.arguments_model
         try:
@@ -120,8 +127,11 @@ class Tool:
             errors = error.errors(include_url=False, include_context=False)
             problems = [_said_plainly(dict(item)) for item in errors]
             raise ToolArgumentsError(self.name, problems, call_id=call_id) from error
-        except Exception as error:  # not JSON data, or a bug in a custom validator
-            problem = {"loc": (), "msg": f"{type(error).__name__}: {error}", "type": "other"}
+        except KeyboardInterrupt:  # Ctrl-C stops the run; it is not the arguments' fault
+            raise
+        except BaseException as error:  # not JSON data, or a bug in a custom validator
+            message = f"{type(error).__name__}: {message_of(error)}"
+            problem = {"loc": (), "msg": message, "type": "other"}
             raise ToolArgumentsError(self.name, [problem], call_id=call_id) from error
 
     def execute(self, arguments: BaseModel, call_id: str | None = None) -> str:
@@ -131,15 +141,22 @@ class Tool:
         :class:`ToolExecutionError` (naming ``call_id`` when given, the original as
         ``__cause__``) when the handler fails, whatever it raises except
         ``KeyboardInterrupt`` (``SystemExit`` included), and when its result cannot be
-        turned into JSON text (see :func:`observation_text`).
+        turned into JSON text (see :func:`observation_text`). Raises ``TypeError``, before the
+        handler runs, for arguments that are not an instance of ``arguments_model`` (a raw
+        dict: validate it first), since a :class:`ToolExecutionError` would blame the handler.
         """
+        if not isinstance(arguments, self.arguments_model):
+            raise TypeError(
+                f"Tool {self.name!r}: execute takes the validated {self.arguments_model.__name__}"
+                f", got {type(arguments).__name__}; call tool.execute(tool.validate(arguments))"
+            )
         try:
             fields: tuple[str, ...] = self.__dict__["_fields"]
             result = self.handler(**{name: getattr(arguments, name) for name in fields})
         except KeyboardInterrupt:  # Ctrl-C stops the run; it is not the tool's failure
             raise
         except BaseException as error:
-            problem = f"{type(error).__name__}: {error}"
+            problem = f"{type(error).__name__}: {message_of(error)}"
             raise ToolExecutionError(self.name, f"failed: {problem}", call_id=call_id) from error
         return observation_text(self.name, result, call_id)
 
@@ -156,11 +173,19 @@ class ToolRegistry:
     """The tools a run may use, by name (chapter section 5.2).
 
     Input: an iterable of :class:`Tool` with distinct names (``ValueError`` on a duplicate,
-    ``TypeError`` on a non-``Tool``). Only these tools can ever be executed; nothing is looked
-    up in globals or imported by name.
+    ``TypeError`` on a non-``Tool``, and on a single ``Tool``, a dict or anything else that
+    is not a list of tools, saying what to pass). Only these tools can ever be executed;
+    nothing is looked up in globals or imported by name.
     """
 
     def __init__(self, tools: Iterable[Tool]) -> None:
+        if isinstance(tools, Tool | str | Mapping) or not isinstance(tools, Iterable):
+            hint = ""
+            if isinstance(tools, Tool):
+                hint = "; wrap one tool in a list: [tool]"
+            elif isinstance(tools, Mapping):
+                hint = "; for a dict of tools pass list(tools.values())"
+            raise TypeError(f"tools must be a list of Tool, got {type(tools).__name__}{hint}")
         self._tools: dict[str, Tool] = {}
         for tool in tools:
             if not isinstance(tool, Tool):
@@ -219,7 +244,7 @@ def observation_text(tool: str, result: Any, call_id: str | None = None) -> str:
     lone surrogate in a string.
     """
     plain = type(result) in _PLAIN_RESULTS  # the common case: no awaitable, no model
-    if not plain and hasattr(result, "__await__"):  # a sync handler returned a coroutine
+    if not plain and _is_awaitable(result):  # a sync handler returned a coroutine
         getattr(result, "close", lambda: None)()  # never awaited: close it quietly
         raise ToolExecutionError(
             tool, "returned an awaitable; handlers are synchronous", call_id=call_id
@@ -236,7 +261,7 @@ def observation_text(tool: str, result: Any, call_id: str | None = None) -> str:
     except BaseException as error:
         raise ToolExecutionError(
             tool,
-            f"returned a result that is not JSON ({type(error).__name__}: {error}); "
+            f"returned a result that is not JSON ({type(error).__name__}: {message_of(error)}); "
             "return dicts, lists, strings, finite numbers, booleans or None",
             call_id=call_id,
         ) from error
@@ -287,6 +312,15 @@ def _check_tool(tool: Tool) -> None:
             f"Tool {tool.name!r}: the handler must accept the keyword arguments "
             f"{list(fields)} of {model.__name__} ({error})"
         ) from None
+
+
+def _is_awaitable(result: object) -> bool:
+    """True for a coroutine or other awaitable, looked up on its type.
+
+    On the type, not the instance: a result whose ``__getattr__`` raises (not
+    ``AttributeError``) would otherwise break out of :func:`observation_text` untyped.
+    """
+    return hasattr(type(result), "__await__")
 
 
 def _is_async(handler: Callable[..., Any]) -> bool:

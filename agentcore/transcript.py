@@ -17,6 +17,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from itertools import islice
 from typing import Any, NoReturn, SupportsIndex, overload
 
+from agentcore.errors import shown
+
 Message = Mapping[str, Any]
 """One transcript entry: ``{"role": ..., ...}`` as described in chapter section 6.1."""
 
@@ -156,7 +158,7 @@ def _utf8(value: str) -> str:
             value.encode("utf-8")
         except UnicodeEncodeError:
             raise _NotJSON(
-                f"is text that cannot be encoded as UTF-8 (a lone surrogate): {value!r}"
+                f"is text that cannot be encoded as UTF-8 (a lone surrogate): {shown(value)}"
             ) from None
     return value
 

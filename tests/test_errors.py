@@ -221,3 +221,16 @@ def test_errors_differ_when_what_they_say_differs() -> None:
     first, second = ModelError("a"), ModelError("a")
     second.attach_run([{"role": "user", "content": "Go."}], 1, 0)
     assert first != second
+
+
+def test_a_failed_runs_record_stays_as_it_was_in_the_error_and_its_copies() -> None:
+    run = AgentRuntime(ScriptedModel([]), []).start("Go.")
+    with pytest.raises(ModelError) as caught:
+        run.finish()
+    error = caught.value
+    for record in (error, pickle.loads(pickle.dumps(error)), copy.deepcopy(error)):
+        with pytest.raises(TypeError, match="read-only"):
+            record.messages.append({"role": "user", "content": "rewritten"})
+        with pytest.raises(TypeError, match="read-only"):
+            record.messages[0] = {"role": "user", "content": "rewritten"}
+        assert record.messages == [{"role": "user", "content": "Go."}]

@@ -157,7 +157,35 @@ def test_arguments_that_contain_themselves_or_huge_numbers_are_rejected() -> Non
     assert ToolCall("c1", "tool", {"n": 10**100}).arguments == {"n": 10**100}
 
 
-@pytest.mark.parametrize("items", [{"type": "reasoning"}, "reasoning", {1, 2}])
+@pytest.mark.parametrize("items", [{"type": "reasoning"}, "reasoning", {1, 2}, {}, "", set(), 0])
 def test_provider_items_must_be_a_list_or_tuple(items: Any) -> None:
     with pytest.raises(InvalidModelTurnError, match="list or tuple"):
         ModelTurn(final_text="hi", provider_items=items)
+
+
+def test_a_tool_call_subclass_is_checked_as_what_it_shows() -> None:
+    class TwoFacedCall(ToolCall):
+        def __getattribute__(self, name: str) -> Any:
+            if name == "call_id" and object.__getattribute__(self, "__dict__").get("_armed"):
+                return 12
+            return object.__getattribute__(self, name)
+
+    call = TwoFacedCall("c1", "note", {"text": "a"})
+    object.__setattr__(call, "_armed", True)
+    with pytest.raises(InvalidModelTurnError, match=r"ToolCall\.call_id must be"):
+        ModelTurn(tool_calls=(call,))
+
+
+@pytest.mark.parametrize(
+    "build",
+    [
+        lambda: ToolCall("c1", "n", "x" * 10_000_000),
+        lambda: ToolCall("c1", "n", {"text": "\ud83d" * 10_000_000}),
+        lambda: ModelTurn(final_text=["x"] * 10_000_000),
+    ],
+    ids=["arguments-huge-string", "huge-lone-surrogate", "final-text-huge-list"],
+)
+def test_a_huge_bad_value_gets_a_short_message(build: Any) -> None:
+    with pytest.raises(InvalidModelTurnError) as caught:
+        build()
+    assert len(str(caught.value)) < 1_000

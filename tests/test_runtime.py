@@ -469,3 +469,107 @@ def test_an_interrupted_run_reads_as_over_and_keeps_its_record() -> None:
     assert repr(run).startswith("AgentRun(interrupted by KeyboardInterrupt, model_turns=2/6")
     with pytest.raises(RuntimeError, match="interrupted by KeyboardInterrupt"):
         run.finish()
+
+
+class _TwoFacedTurn(ModelTurn):
+    """A hostile ModelTurn: it passes its own checks, then shows the runtime other fields."""
+
+    def __getattribute__(self, name: str) -> Any:
+        shown = object.__getattribute__(self, "__dict__").get("_shown", {})
+        if name in shown:
+            return shown[name]
+        return object.__getattribute__(self, name)
+
+
+def _two_faced(turn: ModelTurn, **shown: Any) -> ModelTurn:
+    fake = _TwoFacedTurn(turn.final_text, turn.tool_calls)
+    object.__setattr__(fake, "_shown", shown)
+    return fake
+
+
+def test_a_model_turn_subclass_cannot_slip_past_the_protocol_checks() -> None:
+    recorder = Recorder()
+    call = ToolCall("c1", "note", {"text": "a"})
+    cases: list[tuple[ModelTurn, str]] = [
+        (_two_faced(turn(call), tool_calls=(call, call)), "repeats call_id 'c1'"),
+        (_two_faced(turn(call), tool_calls=({"call_id": "c2"},)), r"tool_calls\[0\] must be"),
+        (_two_faced(ModelTurn(final_text="ok"), final_text=["mutable"]), "final_text must be"),
+    ]
+    for fake, refusal in cases:
+        runtime = AgentRuntime(ScriptedModel([fake]), [recorder.tool("note")])
+        run = runtime.start("go")
+        with pytest.raises(InvalidModelTurnError, match=refusal):
+            run.finish()
+        assert run.status == "failed" and recorder.ran == []
+        assert len(run.error.messages) == 1  # nothing the fake showed reached the record
+
+
+class _Unprintable(Exception):
+    def __str__(self) -> str:
+        raise RuntimeError("no message")
+
+
+class _NoRepr:
+    def __repr__(self) -> str:
+        raise RuntimeError("no repr")
+
+
+@pytest.mark.parametrize(
+    ("generate", "error"),
+    [
+        (lambda messages, tools: _NoRepr(), InvalidModelTurnError),
+        (lambda messages, tools: "x" * 10_000_000, InvalidModelTurnError),
+        (lambda messages, tools: (_ for _ in ()).throw(_Unprintable()), ModelError),
+    ],
+    ids=["repr-raises", "huge-string", "message-raises"],
+)
+def test_a_model_that_returns_or_raises_odd_objects_fails_typed_with_a_short_message(
+    generate: Any, error: type[AgentRuntimeError]
+) -> None:
+    run = AgentRuntime(ScriptedModel(generate), []).start("go")
+    with pytest.raises(error) as caught:
+        run.finish()
+    assert run.status == "failed" and run.interrupted is None
+    assert len(str(caught.value)) < 1_000 and caught.value.messages == [
+        {"role": "user", "content": "go"}
+    ]
+
+
+def test_a_model_class_instead_of_a_model_is_rejected_at_construction() -> None:
+    with pytest.raises(TypeError, match=r"the class ScriptedModel; pass an instance"):
+        AgentRuntime(ScriptedModel, build_tools())  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("tools", "hint"),
+    [
+        (None, "a list of Tool.*NoneType"),
+        (build_tools()[0], r"\[tool\]"),
+        ({"a": build_tools()[0]}, "values"),
+    ],
+    ids=["none", "one-tool", "dict"],
+)
+def test_tools_that_are_not_a_list_of_tools_are_rejected_with_the_fix(
+    tools: Any, hint: str
+) -> None:
+    with pytest.raises(TypeError, match=hint):
+        AgentRuntime(ScriptedWeatherModel(), tools)
+
+
+@pytest.mark.parametrize(
+    ("fields", "error", "says"),
+    [
+        ((5, 1, 0, []), TypeError, "answer must be a str"),
+        (("ok", -1, 0, []), ValueError, "model_turns must be at least 0"),
+        (("ok", 1, "0", []), TypeError, "tool_executions must be an int"),
+        (("ok", 1, 0, None), TypeError, "messages must be a sequence"),
+    ],
+    ids=["answer", "turns", "executions", "messages"],
+)
+def test_a_run_result_built_by_hand_refuses_wrong_types(
+    fields: tuple[Any, ...], error: type[Exception], says: str
+) -> None:
+    from agentcore import RunResult
+
+    with pytest.raises(error, match=says):
+        RunResult(*fields)

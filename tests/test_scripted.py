@@ -134,3 +134,15 @@ def test_a_call_past_the_end_of_the_script_is_a_clear_error_with_the_record() ->
 def test_a_script_must_hold_model_turns() -> None:
     with pytest.raises(TypeError, match=r"script\[0\] must be a ModelTurn"):
         ScriptedModel(["final answer"])  # type: ignore[list-item]
+
+
+@pytest.mark.parametrize(
+    ("script", "hint"),
+    [(None, "got NoneType"), (ModelTurn(final_text="hi"), r"ScriptedModel\(\[turn\]\)")],
+    ids=["none", "one-turn"],
+)
+def test_a_script_that_is_not_a_list_or_function_says_what_to_pass(
+    script: object, hint: str
+) -> None:
+    with pytest.raises(TypeError, match=hint):
+        ScriptedModel(script)  # type: ignore[arg-type]

@@ -225,3 +225,32 @@ def test_the_refusal_pickles_copies_and_is_explained_in_both_languages() -> None
         )
     english, chinese = explain(error, "en"), explain(error, "zh-CN")
     assert "value" in english and "value" in chinese and english != chinese
+
+
+def test_a_multiple_of_on_a_float_field_is_refused_since_validators_read_it_differently() -> None:
+    # JSON Schema divides exactly (jsonschema: 0.3 is not a multiple of 0.1); pydantic allows a
+    # tolerance of 1e-9 (it is). Shown as it is, the schema and the validator would disagree.
+    class Tenths(BaseModel):
+        model_config = CLOSED
+        price: float = Field(multiple_of=0.1)
+
+    class Thirds(BaseModel):
+        model_config = CLOSED
+        share: float = Field(multiple_of=3)
+
+    assert (
+        jsonschema.Draft202012Validator({"type": "number", "multipleOf": 0.1}).is_valid(0.3)
+        is False
+    )
+    assert Tenths.model_validate_json('{"price": 0.3}').price == 0.3
+    for model, field in ((Tenths, "price"), (Thirds, "share")):
+        with pytest.raises(StrictSchemaError, match="multiple_of on a number") as raised:
+            Tool("price", "Price it.", model, lambda **fields: "ok")
+        assert raised.value.field == field and "int" in raised.value.instead
+
+    class Dozens(BaseModel):
+        model_config = CLOSED
+        eggs: int = Field(multiple_of=12)
+
+    tool = Tool("order", "Order eggs.", Dozens, lambda eggs: eggs)
+    assert tool.schema()["parameters"]["properties"]["eggs"]["multipleOf"] == 12

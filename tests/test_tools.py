@@ -399,3 +399,66 @@ def test_an_integral_float_fits_integer_fields_everywhere_the_schema_allows_it()
     assert type(validated.either) is int  # type: ignore[attr-defined]
     with pytest.raises(ToolArgumentsError, match=r"counts\.0: .* beyond"):
         tool.validate({"counts": [1e23], "level": 1, "either": "x"})
+
+
+class _Unprintable(Exception):
+    """An exception whose message cannot be read: str() raises."""
+
+    def __str__(self) -> str:
+        raise RuntimeError("no message")
+
+
+class _Shifty:
+    """A result that raises on every attribute it does not have (not AttributeError)."""
+
+    def __getattr__(self, name: str) -> Any:
+        raise ValueError(f"no {name}")
+
+
+def test_a_handler_error_whose_message_raises_is_still_an_execution_error() -> None:
+    def broken(text: str) -> str:
+        raise _Unprintable
+
+    with pytest.raises(ToolExecutionError, match="failed: _Unprintable: <") as caught:
+        run_tool(make_tool(handler=broken), {"text": "x"})
+    assert isinstance(caught.value.__cause__, _Unprintable)
+
+
+def test_a_result_that_raises_on_attribute_lookup_is_an_execution_error() -> None:
+    with pytest.raises(ToolExecutionError, match="not JSON"):
+        run_tool(make_tool(handler=lambda text: _Shifty()), {"text": "x"})
+
+
+def test_an_unknown_tool_with_a_huge_name_gets_a_short_message() -> None:
+    registry = ToolRegistry([make_tool()])
+    with pytest.raises(UnknownToolError) as caught:
+        registry.prepare(ToolCall("c" * 1_000_000, "n" * 1_000_000, {}))
+    assert len(str(caught.value)) < 1_000 and caught.value.name == "n" * 1_000_000
+
+
+@pytest.mark.parametrize("raised", [SystemExit(3), GeneratorExit()], ids=["exit", "generator"])
+def test_a_validator_that_raises_any_exception_is_an_arguments_error(raised: BaseException) -> None:
+    from pydantic import field_validator
+
+    class Checked(BaseModel):
+        model_config = ConfigDict(extra="forbid")
+        text: str
+
+        @field_validator("text")
+        @classmethod
+        def refuse(cls, value: str) -> str:
+            raise raised
+
+    tool = Tool("checked", "Check it.", Checked, echo)
+    with pytest.raises(ToolArgumentsError, match=type(raised).__name__) as caught:
+        tool.validate({"text": "x"}, "c1")
+    assert caught.value.__cause__ is raised and caught.value.call_id == "c1"
+
+
+@pytest.mark.parametrize("raw", [{"text": "x"}, None], ids=["dict", "none"])
+def test_execute_given_raw_arguments_says_to_validate_first_and_runs_no_handler(raw: Any) -> None:
+    ran: list[str] = []
+    tool = make_tool(handler=lambda text: ran.append(text))
+    with pytest.raises(TypeError, match=r"tool\.execute\(tool\.validate\(arguments\)\)"):
+        tool.execute(raw)
+    assert ran == []
