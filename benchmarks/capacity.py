@@ -34,23 +34,27 @@ import psutil
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from scripts.classroom import build_distribution  # noqa: E402
 from scripts.hub import (  # noqa: E402
+    DISTRIBUTION,
+    ClassFolder,
     Hub,
+    Settings,
     code_cells,
     descendants,
-    local_hub,
+    free_port,
     log_in,
     run_in_kernel,
     run_sync,
+    running_hub,
     server_pid,
     start_servers,
 )
+from scripts.serve import prepare_class, remove_class  # noqa: E402
 
 MACHINE_GIB = 24
 SYSTEM_GIB = 2
 LEARNER = "learner"
-TARGET = "agentcore-course"
+TARGET = DISTRIBUTION
 LESSONS = ("notebooks/en/01-the-loop.ipynb", "notebooks/en/06-experiments.ipynb")
 GIB = 1024**3
 MIB = 1024**2
@@ -139,13 +143,14 @@ def report(figures: dict[str, int]) -> str:
 
 
 def main() -> int:
-    """Start a hub, measure one learner, print the figures and the capacity; exit status 0."""
-    with tempfile.TemporaryDirectory(prefix="agentcore-capacity-") as folder:
-        base = Path(folder)
-        repository = base / "published" / TARGET
-        build_distribution(repository)
-        with local_hub(base / "hub") as hub:
-            figures = measure(hub, repository)
+    """Start a class hub, measure one learner, print the figures; exit status 0."""
+    folder = ClassFolder(Path(tempfile.mkdtemp(prefix="agentcore-capacity-", dir="/var/tmp")))
+    try:
+        prepare_class(folder, Settings((LEARNER,), port=free_port()))
+        with running_hub(folder, Settings((LEARNER,), port=free_port())) as hub:
+            figures = measure(hub, folder.distribution)
+    finally:
+        remove_class(folder)
     print(report(figures))
     return 0
 

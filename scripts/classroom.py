@@ -178,18 +178,64 @@ def build_distribution(target: Path, source: Path = ROOT) -> str:
 
 
 def main(argv: list[str]) -> int:
-    """``distribution DIR``: build it and print the commit; the exit status."""
-    if len(argv) != 2 or argv[0] != "distribution":
-        print("usage: python -m scripts.classroom distribution DIR", file=sys.stderr)
-        return 2
-    target = Path(argv[1])
+    """The command line (``--help`` lists the commands); the exit status."""
+    import argparse
+
+    parser = argparse.ArgumentParser(
+        prog="python -m scripts.classroom",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    commands = parser.add_subparsers(dest="command", required=True)
+    distribution = commands.add_parser("distribution", help="build the learner distribution")
+    distribution.add_argument("dir", type=Path)
+    serve = commands.add_parser("serve", help="run JupyterHub for a class until Ctrl-C")
+    who = serve.add_mutually_exclusive_group(required=True)
+    who.add_argument("--learners", type=int, metavar="N", help="learner01 ... learnerNN")
+    who.add_argument("--roster", type=Path, metavar="FILE", help="one learner name per line")
+    serve.add_argument("--teacher", default="teacher", help="the teacher's account (hub admin)")
+    serve.add_argument("--ip", default="127.0.0.1", help="listen address (default 127.0.0.1)")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--certificate", type=Path, help="HTTPS certificate (PEM)")
+    serve.add_argument("--key", type=Path, help="its private key (PEM)")
+    for command in (serve, commands.add_parser("remove", help="delete a class's accounts")):
+        command.add_argument(
+            "--folder",
+            type=Path,
+            default=Path("/srv/agentcore-class"),
+            help="the class folder (default /srv/agentcore-class)",
+        )
+    args = parser.parse_args(argv)
+    if args.command == "distribution":
+        try:
+            commit = build_distribution(args.dir)
+        except (LeakError, ValueError) as error:
+            print(error, file=sys.stderr)
+            return 1
+        where = args.dir.resolve()
+        print(f"learner distribution in {where} (branch {BRANCH}, commit {commit[:12]})")
+        return 0
+    # The hub's modules import this one: load them only for the commands that need them.
+    from scripts import accounts, hub
+    from scripts import serve as serving
+
+    folder = hub.ClassFolder(args.folder.resolve())
     try:
-        commit = build_distribution(target)
-    except (LeakError, ValueError) as error:
-        print(error, file=sys.stderr)
+        if args.command == "remove":
+            removed = serving.remove_class(folder)
+            print(f"removed {len(removed)} accounts and {folder.root}")
+            return 0
+        learners = (
+            accounts.numbered_roster(args.learners)
+            if args.learners is not None
+            else accounts.read_roster(args.roster)
+        )
+        settings = hub.Settings(tuple(learners), args.teacher, args.ip, args.port,
+                                args.certificate, args.key)  # fmt: skip
+        return serving.serve(folder, settings)
+    except (ValueError, RuntimeError) as error:
+        print(f"error: {error}", file=sys.stderr)
         return 1
-    print(f"learner distribution in {target.resolve()} (branch {BRANCH}, commit {commit[:12]})")
-    return 0
 
 
 if __name__ == "__main__":
