@@ -3,8 +3,9 @@
     python -m scripts.classroom distribution DIR   # make or update DIR as a git repository
 
 The learner distribution is what learners may receive: the package (``agentcore/`` and
-``pyproject.toml``, so ``pip install -e .`` works in a copy), the READMEs, the glossary, the
-cheatsheets and the README's images (what the lessons link to), and the learner
+``pyproject.toml``, so ``pip install .`` works in a copy), the learners' own README in both
+languages and ``.gitignore`` (from ``docs/learner/``), the licenses, the glossary, the
+cheatsheets and the images (what the lessons link to), and the learner
 notebooks ``notebooks/<lang>/NN-*.ipynb``. It never holds ``notebooks/<lang>/solutions/`` (the
 solution sources), and the command refuses to build when a learner notebook still holds
 nbgrader's solution or hidden-test markers, or the text of an answer region of a solution source.
@@ -37,14 +38,27 @@ MARKER_FILE = ".agentcore-learner-distribution"
 TOP_LEVEL_FILES = (
     "pyproject.toml",
     "environment.yml",  # so the published learner repository also builds on Binder
-    "README.md",
-    "README.zh-CN.md",
-    "CHANGELOG.md",
     "LICENSE",
+    "LICENSE-lessons.md",
 )
+# The learners' own README (not the teacher's: no solutions, tests or "Teach it") and .gitignore.
+LEARNER_FILES = {
+    "docs/learner/README.md": "README.md",
+    "docs/learner/README.zh-CN.md": "README.zh-CN.md",
+    "docs/learner/gitignore": ".gitignore",
+}
 # What the lessons and the READMEs link to (each lesson's glossary link, the cheatsheet, the README
 # screenshots); docs/teaching/ stays out, it holds the expected answers.
-LEARNER_DOCS = ("docs/GLOSSARY.md", "docs/cheatsheet.md", "docs/cheatsheet.zh-CN.md", "docs/images")
+# Lesson 04 points at the runtime's tests as examples of trajectory tests (with the chapter's
+# trace they import).
+LEARNER_DOCS = (
+    "docs/GLOSSARY.md",
+    "docs/cheatsheet.md",
+    "docs/cheatsheet.zh-CN.md",
+    "docs/images",
+    "tests/test_runtime.py",
+    "tests/chapter.py",
+)
 SOLUTION_MARKERS = ("### BEGIN SOLUTION", "### END SOLUTION", "### BEGIN HIDDEN TESTS")
 ANSWER_REGION = re.compile(r"### BEGIN SOLUTION\n(.*?)### END SOLUTION", re.S)
 # A fixed author, so the build works without a git identity configured.
@@ -121,6 +135,9 @@ def _copy_learner_files(source: Path, target: Path) -> None:
     for name in TOP_LEVEL_FILES:
         if (source / name).exists():
             shutil.copy2(source / name, target / name)
+    for name, destination in LEARNER_FILES.items():
+        if (source / name).exists():
+            shutil.copy2(source / name, target / destination)
     for name in LEARNER_DOCS:
         if (source / name).is_dir():
             shutil.copytree(source / name, target / name)
