@@ -30,6 +30,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 LANGUAGES = ("en", "zh-CN")
@@ -215,7 +216,12 @@ def main(argv: list[str]) -> int:
     serve.add_argument("--port", type=int, default=8000)
     serve.add_argument("--certificate", type=Path, help="HTTPS certificate (PEM)")
     serve.add_argument("--key", type=Path, help="its private key (PEM)")
-    for command in (serve, commands.add_parser("remove", help="delete a class's accounts")):
+    progress = commands.add_parser("progress", help="who did which exercise (no code is run)")
+    progress.add_argument("--html", type=Path, help="the HTML page (default hub/progress.html)")
+    collect = commands.add_parser("collect", help="learners' lessons into nbgrader's submitted/")
+    grade = commands.add_parser("grade", help="autograde, feedback to learners, grades.csv")
+    remove = commands.add_parser("remove", help="delete a class's accounts and its folder")
+    for command in (serve, progress, collect, grade, remove):
         command.add_argument(
             "--folder",
             type=Path,
@@ -242,6 +248,8 @@ def main(argv: list[str]) -> int:
             removed = serving.remove_class(folder)
             print(f"removed {len(removed)} accounts and {folder.root}")
             return 0
+        if args.command in ("progress", "collect", "grade"):
+            return _follow(args.command, folder, args)
         learners = (
             accounts.numbered_roster(args.learners)
             if args.learners is not None
@@ -253,6 +261,33 @@ def main(argv: list[str]) -> int:
     except (ValueError, RuntimeError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 1
+
+
+def _follow(command: str, folder: Any, args: Any) -> int:
+    """``progress``, ``collect`` and ``grade`` (scripts.grading) on the class ``folder``."""
+    from scripts import grading
+
+    if not folder.logins.exists():
+        print(f"error: {folder.root} holds no class (run serve first)", file=sys.stderr)
+        return 1
+    if command == "progress":
+        report = grading.progress(folder, folder.distribution)
+        print(grading.progress_table(report))
+        page = args.html or folder.hub / "progress.html"
+        page.write_text(grading.progress_html(report), encoding="utf-8")
+        print(f"the same with a chart: {page.resolve()}")
+    elif command == "collect":
+        collected = grading.collect(folder, ROOT / "notebooks")
+        for learner, names in collected.items():
+            print(f"{learner}: {len(names)} lessons")
+        print(f"into {folder.root / 'grading' / 'submitted'} (nbgrader's layout)")
+    else:
+        if not (folder.root / "grading-env").exists():
+            print("installing nbgrader for the grader (once) ...", flush=True)
+        grades = grading.grade(folder, grading.grading_environment(folder))
+        print(f"graded as {grading.GRADER!r}; feedback is in each learner's ~/feedback/")
+        print(f"grades: {grades}")
+    return 0
 
 
 if __name__ == "__main__":

@@ -27,6 +27,7 @@ What a teacher does for a class, on 127.0.0.1:
 from __future__ import annotations
 
 import asyncio
+import csv
 import json
 import os
 import pwd
@@ -206,7 +207,11 @@ def step_lesson_01_in_chromium(hub: Hub, distribution: Path) -> None:
             page.fill("input[name=username]", learner)
             page.fill("input[name=password]", hub.password(learner))
             page.click("input[type=submit], button[type=submit]")
-            page.wait_for_url("**/user/**", timeout=TIMEOUT_MS)
+            # Logging in alone pulls the course and opens lesson 00 (the hub's default URL is
+            # an nbgitpuller link); wait for it, so the two pulls do not overlap.
+            page.wait_for_url(
+                f"**/user/{learner}/lab/tree/{TARGET}/notebooks/en/00-*", timeout=TIMEOUT_MS
+            )
             page.goto(pull_link(hub.url, distribution))
             page.wait_for_url(f"**/user/{learner}/lab/tree/{TARGET}/**", timeout=TIMEOUT_MS)
             page.wait_for_selector(".jp-Notebook", timeout=TIMEOUT_MS)
@@ -325,6 +330,62 @@ def test_a_jupyterlab_setting_a_learner_changes_is_only_theirs(
     assert "JupyterLab Dark" in stored.with_suffix(".jupyterlab-settings").read_text()
     grace = class_pulled["grace"].get(f"{hub.url}/user/grace/lab/api/settings/{plugin}", timeout=60)
     assert grace.json()["settings"].get("theme") != "JupyterLab Dark"
+
+
+def save_as(hub: Hub, learner: str, lesson: str, notebook: dict[str, Any]) -> None:
+    """Save a notebook into the learner's copy through their server, as JupyterLab saves."""
+    saved = hub.api(
+        "PUT",
+        f"/user/{learner}/api/contents/{TARGET}/{lesson}",
+        json={"type": "notebook", "format": "json", "content": notebook},
+    )
+    assert saved.status_code in (200, 201), saved.text
+
+
+def test_the_teacher_follows_progress_collects_and_grades_as_the_grader(
+    hub: Hub, class_pulled: dict[str, requests.Session], capsys: pytest.CaptureFixture[str]
+) -> None:
+    from scripts import grading
+    from scripts.classroom import main
+    from tests.test_grading import notebook
+
+    lesson = "notebooks/en/03-errors.ipynb"
+    save_as(hub, "ada", lesson, notebook("solved"))
+    save_as(hub, "grace", lesson, notebook("wrong"))
+    assert pwd.getpwuid((hub.home("ada") / TARGET / lesson).stat().st_uid).pw_name == "ada"
+    folder = ["--folder", str(hub.folder.root)]
+
+    assert main(["progress", *folder]) == 0
+    table = capsys.readouterr().out
+    rows = {line.split()[0]: line.split() for line in table.splitlines()[1:5]}
+    report = grading.progress(hub.folder, hub.folder.distribution)
+    columns = [i for i, name in enumerate(report.exercises, start=1) if name.startswith("03-")]
+    assert [rows["ada"][i] for i in columns] == ["✔", "✔"]
+    assert [rows["grace"][i] for i in columns] == ["✘", "✘"]
+    assert set(rows["linus"][1:-1]) == {"·"}
+    assert "<svg" in (hub.folder.hub / "progress.html").read_text()
+
+    assert main(["collect", *folder]) == 0
+    assert "ada: 1 lessons" in capsys.readouterr().out
+    submitted = hub.folder.root / "grading" / "submitted"
+    assert sorted(path.name for path in submitted.iterdir()) == ["ada", "grace"]
+    assert (submitted / "ada" / "03-errors-en" / "03-errors.ipynb").exists()
+
+    assert main(["grade", *folder]) == 0
+    out = capsys.readouterr().out
+    grades = Path(out.split("grades: ", 1)[1].strip())
+    with grades.open(newline="") as handle:
+        scores = {
+            row["student_id"]: float(row["raw_score"])
+            for row in csv.DictReader(handle)
+            if row["assignment"] == "03-errors-en"
+        }
+    assert scores == {"ada": 2.0, "grace": 1.0}
+    grader = pwd.getpwnam(grading.GRADER)
+    assert (grades.parent / "gradebook.db").stat().st_uid == grader.pw_uid
+    feedback = hub.home("ada") / "feedback" / "03-errors-en" / "03-errors.html"
+    assert feedback.stat().st_uid == pwd.getpwnam("ada").pw_uid
+    assert "2.0" in feedback.read_text() or "2 / 2" in feedback.read_text()
 
 
 def test_serve_again_keeps_accounts_and_work_and_stops_without_leftovers(
