@@ -321,8 +321,9 @@ def grade(folder: ClassFolder, environment: Path) -> Path:
             user=grader.pw_uid,
             group=grader.pw_gid,
             extra_groups=[],
-            env={"HOME": str(course), "PATH": f"{environment / 'bin'}:/usr/bin:/bin",
-                 "LANG": "C.UTF-8"},
+            # nbgrader runs `alembic`, which the learner environment holds (JupyterHub's).
+            env={"HOME": str(course), "LANG": "C.UTF-8",
+                 "PATH": f"{environment / 'bin'}:{folder.environment / 'bin'}:/usr/bin:/bin"},
             capture_output=True,
             text=True,
             check=False,

@@ -520,32 +520,39 @@ def server_pid(hub: Hub, learner: str) -> int:
 
 
 async def run_in_kernel(
-    hub: Hub, learner: str, notebook_path: str, codes: Sequence[str], keep: bool = False
+    hub: Hub,
+    learner: str,
+    notebook_path: str,
+    codes: Sequence[str],
+    keep: bool = False,
+    kernel: str | None = None,
 ) -> dict[str, Any]:
-    """Run code cells in a new kernel of the learner's own server, as JupyterLab would.
+    """Run code cells in a kernel of the learner's own server, as JupyterLab would.
 
-    ``notebook_path`` is relative to the learner's home; the kernel starts in its folder (a
-    session, as when the learner opens the notebook). Returns ``texts`` (each cell's printed and
-    displayed text), ``errors`` (``"Name: value"`` per failing cell) and ``kernel`` (its id).
-    The kernel is shut down afterwards unless ``keep``.
+    ``notebook_path`` is relative to the learner's home; a new kernel starts in its folder (a
+    session, as when the learner opens the notebook), unless ``kernel`` names one already
+    running. Returns ``texts`` (each cell's printed and displayed text), ``errors``
+    (``"Name: value"`` per failing cell) and ``kernel`` (its id). The kernel is shut down
+    afterwards unless ``keep``.
     """
     from tornado.httpclient import HTTPRequest
     from tornado.websocket import websocket_connect
 
-    created = await asyncio.to_thread(
-        hub.api,
-        "POST",
-        f"/user/{learner}/api/sessions",
-        json={
-            "path": notebook_path,
-            "name": Path(notebook_path).name,
-            "type": "notebook",
-            "kernel": {"name": "python3"},
-        },
-    )
-    if created.status_code != 201:
-        raise RuntimeError(f"no session for {learner}: {created.text}")
-    kernel = created.json()["kernel"]["id"]
+    if kernel is None:
+        created = await asyncio.to_thread(
+            hub.api,
+            "POST",
+            f"/user/{learner}/api/sessions",
+            json={
+                "path": notebook_path,
+                "name": Path(notebook_path).name,
+                "type": "notebook",
+                "kernel": {"name": "python3"},
+            },
+        )
+        if created.status_code != 201:
+            raise RuntimeError(f"no session for {learner}: {created.text}")
+        kernel = str(created.json()["kernel"]["id"])
     session_id = uuid.uuid4().hex
     ws_url = hub.url.replace("http", "ws", 1)
     connection = await websocket_connect(

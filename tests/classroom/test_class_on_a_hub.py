@@ -244,10 +244,10 @@ def step_lesson_01_in_chromium(hub: Hub, distribution: Path) -> None:
             browser.close()
 
 
-def test_the_capacity_benchmark_measures_a_learner_on_this_hub(
-    hub: Hub, distribution: Path, capsys: pytest.CaptureFixture[str]
+def test_the_capacity_benchmark_simulates_a_learner_on_this_hub(
+    hub: Hub, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """benchmarks/capacity.py's measurement, on the suite's hub, for a fourth learner."""
+    """benchmarks/capacity.py's simulated session and measurement, for a fourth learner."""
     import importlib.util
 
     path = Path(__file__).resolve().parents[2] / "benchmarks" / "capacity.py"
@@ -255,11 +255,13 @@ def test_the_capacity_benchmark_measures_a_learner_on_this_hub(
     assert spec and spec.loader
     capacity = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(capacity)
-    figures = capacity.measure(hub, distribution, learner="margaret")
-    assert figures["learner_processes"] >= 3  # the server and the two lessons' kernels
-    assert 0 < figures["learner_pss"] <= figures["learner_rss"]
-    assert figures["hub_pss"] > 0 and figures["hub_processes"] == 2  # the hub and its proxy
-    assert figures["capacity"] >= 1
+    figures = capacity.simulate(hub, ["margaret"])
+    assert figures["learners"] == 1 and figures["spawn"][0] > 0
+    assert figures["first_cell"][0] > 0 and figures["cpu_per_lesson"][0] > 0
+    # Shutting the three kernels down leaves the server alone: less memory, still some.
+    assert 0 < figures["idle_pss"][0] < figures["active_pss"][0]
+    assert figures["hub_pss"] > 0
+    assert figures["idle_capacity"] > figures["active_capacity"] >= 1
     with capsys.disabled():
         print("\n" + capacity.report(figures))
 
@@ -380,12 +382,12 @@ def test_the_teacher_follows_progress_collects_and_grades_as_the_grader(
             for row in csv.DictReader(handle)
             if row["assignment"] == "03-errors-en"
         }
-    assert scores == {"ada": 2.0, "grace": 1.0}
+    assert scores == {"ada": 2.0, "grace": 0.0}  # both of grace's answers are wrong ones
     grader = pwd.getpwnam(grading.GRADER)
     assert (grades.parent / "gradebook.db").stat().st_uid == grader.pw_uid
     feedback = hub.home("ada") / "feedback" / "03-errors-en" / "03-errors.html"
     assert feedback.stat().st_uid == pwd.getpwnam("ada").pw_uid
-    assert "2.0" in feedback.read_text() or "2 / 2" in feedback.read_text()
+    assert "03-errors" in feedback.read_text()
 
 
 def test_serve_again_keeps_accounts_and_work_and_stops_without_leftovers(
@@ -422,9 +424,9 @@ def test_serve_again_keeps_accounts_and_work_and_stops_without_leftovers(
         second = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=120)
         assert second.returncode == 1
         assert f"127.0.0.1:{classroom.settings.port} is already in use" in second.stderr
-        session = log_in(hub, "ada")  # the same password as before the restart
+        log_in(hub, "ada")  # the same password as before the restart
         start_servers(hub, ["ada"])
-        kept = session.get(f"{hub.url}/user/ada/api/contents/my-work/note.txt", timeout=60)
+        kept = hub.api("GET", "/user/ada/api/contents/my-work/note.txt")
         assert kept.status_code == 200 and kept.json()["content"] == note
         started = [child.pid for child in psutil.Process(serve.pid).children(recursive=True)]
         assert len(started) >= 4  # the hub, its proxy, the idle culler, ada's server
