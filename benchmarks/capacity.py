@@ -97,6 +97,14 @@ def cpu_seconds(pids: list[int]) -> float:
     return total
 
 
+def runs_as_root(pid: int) -> bool:
+    """Whether a process (still there) runs as root, the hub's user."""
+    try:
+        return bool(psutil.Process(pid).uids().real == 0)
+    except psutil.NoSuchProcess:
+        return False
+
+
 def pull(hub: Hub, learner: str, repository: Path) -> None:
     """Pull the course into the learner's home, as the nbgitpuller page does."""
     query = urlencode({"repo": f"file://{repository}", "branch": "main"})
@@ -165,11 +173,10 @@ def simulate(hub: Hub, learners: list[str]) -> dict[str, Any]:
     with ThreadPoolExecutor(max_workers=len(learners)) as pool:
         sessions = list(pool.map(lambda name: session(hub, name), learners))
     active = [memory([one["server"], *one["kernels"]]) for one in sessions]
+    # The hub's side: its processes that run as the hub's user (the proxy, the idle culler);
+    # learners' servers and kernels run as the learners.
     hub_side = [hub.process.pid] + [
-        pid
-        for pid in descendants(hub.process.pid)
-        if pid not in {one["server"] for one in sessions}
-        and not any(pid in one["kernels"] for one in sessions)
+        pid for pid in descendants(hub.process.pid) if runs_as_root(pid)
     ]
     hub_pss = memory(hub_side)
     for learner in learners:  # what the server's kernel culler does to an idle learner
@@ -198,7 +205,7 @@ def report(figures: dict[str, Any]) -> str:
     active, idle = figures["active_pss"], figures["idle_pss"]
     return "\n".join(
         [
-            f"measured {today} on {psutil.cpu_count()} cores, Python {sys.version.split()[0]}: "
+            f"measured {today} on {psutil.cpu_count()} cores: "
             f"{figures['learners']} simulated learners at once, each logging in, pulling the "
             f"course, running lessons 00, 01 and 03 in three kernels and answering an exercise",
             f"spawn: p50 {percentile(spawn, 0.5):.1f} s, p95 {percentile(spawn, 0.95):.1f} s",

@@ -297,6 +297,14 @@ def grading_environment(folder: ClassFolder) -> Path:
         [str(python), "-m", "pip", "install", "--quiet", "nbgrader>=0.9,<0.10"],
         capture_output=True, text=True, check=False,
     )  # fmt: skip
+    if done.returncode == 0:
+        # nbgrader runs the `alembic` command, which must import nbgrader: this environment's
+        # own, not the learner environment's (pip counts that one as installed).
+        done = subprocess.run(
+            [str(python), "-m", "pip", "install", "--quiet", "--no-deps", "--ignore-installed",
+             "alembic"],
+            capture_output=True, text=True, check=False,
+        )  # fmt: skip
     if done.returncode != 0:
         shutil.rmtree(environment)
         raise RuntimeError(f"nbgrader could not be installed:\n{done.stderr}")
@@ -321,9 +329,8 @@ def grade(folder: ClassFolder, environment: Path) -> Path:
             user=grader.pw_uid,
             group=grader.pw_gid,
             extra_groups=[],
-            # nbgrader runs `alembic`, which the learner environment holds (JupyterHub's).
             env={"HOME": str(course), "LANG": "C.UTF-8",
-                 "PATH": f"{environment / 'bin'}:{folder.environment / 'bin'}:/usr/bin:/bin"},
+                 "PATH": f"{environment / 'bin'}:/usr/bin:/bin"},
             capture_output=True,
             text=True,
             check=False,
