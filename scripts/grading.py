@@ -329,8 +329,10 @@ def grade(folder: ClassFolder, environment: Path) -> Path:
             user=grader.pw_uid,
             group=grader.pw_gid,
             extra_groups=[],
+            # The learner environment's data files too (nbconvert's templates, for feedback).
             env={"HOME": str(course), "LANG": "C.UTF-8",
-                 "PATH": f"{environment / 'bin'}:/usr/bin:/bin"},
+                 "PATH": f"{environment / 'bin'}:/usr/bin:/bin",
+                 "JUPYTER_PATH": str(folder.environment / "share" / "jupyter")},
             capture_output=True,
             text=True,
             check=False,
