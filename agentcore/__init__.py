@@ -75,11 +75,20 @@ if TYPE_CHECKING:
         ProviderStatusError,
         ProviderTimeoutError,
     )
+    from agentcore.providers.openai_compatible import (
+        CHAT_PROFILES,
+        ChatProfile,
+        OpenAICompatibleChatModel,
+    )
 
 # Public names that live outside the runtime, and the module each one loads from on first use.
 _LAZY: dict[str, str] = {
     "DeepSeekResponsesModel": "agentcore.providers.deepseek",
     "DeepSeekChatModel": "agentcore.providers.deepseek_chat",
+    **dict.fromkeys(
+        ("CHAT_PROFILES", "ChatProfile", "OpenAICompatibleChatModel"),
+        "agentcore.providers.openai_compatible",
+    ),
     **dict.fromkeys(
         (
             "ProviderConfigurationError",
@@ -112,6 +121,7 @@ _LAZY: dict[str, str] = {
 }
 
 __all__ = [
+    "CHAT_PROFILES",
     "CONVERSION_TOOL",
     "DESCRIBE_TEMPERATURE_TOOL",
     "TEACHING_WEATHER",
@@ -119,6 +129,7 @@ __all__ = [
     "AgentRun",
     "AgentRuntime",
     "AgentRuntimeError",
+    "ChatProfile",
     "DeepSeekChatModel",
     "DeepSeekResponsesModel",
     "FinalAnswer",
@@ -129,6 +140,7 @@ __all__ = [
     "ModelDecision",
     "ModelError",
     "ModelTurn",
+    "OpenAICompatibleChatModel",
     "ProviderConfigurationError",
     "ProviderConnectionError",
     "ProviderError",

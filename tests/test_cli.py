@@ -142,7 +142,8 @@ def test_deepseek_with_settings_talks_to_the_configured_server(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     from agentcore.course.cli import INSTRUCTIONS
-    from agentcore.providers.local_server import LocalResponsesServer, weather_script
+    from agentcore.course.offline_replies import weather_script
+    from agentcore.providers.local_server import LocalResponsesServer
 
     with LocalResponsesServer(weather_script()) as server:
         monkeypatch.setenv("DEEPSEEK_BASE_URL", server.base_url)

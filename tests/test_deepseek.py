@@ -36,6 +36,7 @@ from agentcore import (
     build_tools,
     weather_request,
 )
+from agentcore.course.offline_replies import weather_script
 from agentcore.course.teaching_tools import (
     CONVERSION_TOOL,
     DESCRIBE_TEMPERATURE_TOOL,
@@ -44,7 +45,6 @@ from agentcore.course.teaching_tools import (
     get_teaching_weather,
 )
 from agentcore.providers.deepseek import (
-    parse_arguments,
     to_function_tool,
     to_input_items,
     to_model_turn,
@@ -57,8 +57,8 @@ from agentcore.providers.local_server import (
     function_call,
     http_error,
     message,
-    weather_script,
 )
+from agentcore.providers.tool_calls import parse_arguments
 
 KEY = "sk-test-7f3a9c2e5b1d4e6f"
 """A made-up key: the tests check it reaches the server and appears nowhere else."""

@@ -36,6 +36,7 @@ from agentcore import (
     weather_request,
 )
 from agentcore.course.cli import INSTRUCTIONS, main
+from agentcore.course.offline_replies import weather_script
 from agentcore.course.teaching_tools import WEATHER_TOOL, WeatherArguments, get_teaching_weather
 from agentcore.providers.local_chat_server import THINKING_400, LocalChatServer
 from agentcore.providers.local_server import (
@@ -44,7 +45,6 @@ from agentcore.providers.local_server import (
     http_error,
     message,
     reasoning,
-    weather_script,
 )
 
 KEY = "sk-chat-test-9d2b6f4a1c8e3b70"

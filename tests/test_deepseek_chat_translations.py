@@ -17,7 +17,7 @@ from agentcore import (
     build_tools,
     weather_request,
 )
-from agentcore.providers.deepseek_chat import (
+from agentcore.providers.openai_compatible import (
     to_chat_messages,
     to_chat_model_turn,
     to_chat_tool,

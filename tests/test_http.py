@@ -25,6 +25,7 @@ from agentcore import (
     ProviderTimeoutError,
     build_tools,
 )
+from agentcore.course.offline_replies import weather_script
 from agentcore.providers.http import (
     MAX_DECODED_BYTES,
     MAX_NESTING,
@@ -39,7 +40,6 @@ from agentcore.providers.local_server import (
     Reply,
     http_error,
     message,
-    weather_script,
 )
 
 KEY = "sk-http-test-4b7e1a9c0d2f"

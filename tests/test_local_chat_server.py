@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from agentcore.course.offline_replies import weather_script
 from agentcore.providers.local_chat_server import THINKING_400, LocalChatServer
 from agentcore.providers.local_server import (
     CREATED_AT,
@@ -23,7 +24,6 @@ from agentcore.providers.local_server import (
     http_error,
     message,
     reasoning,
-    weather_script,
 )
 
 KEY = "sk-chat-server-test-0123456789"

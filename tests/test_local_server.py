@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from agentcore.course.offline_replies import weather_script
 from agentcore.providers.local_server import (
     CREATED_AT,
     THINKING_400,
@@ -22,7 +23,6 @@ from agentcore.providers.local_server import (
     function_call,
     http_error,
     message,
-    weather_script,
 )
 
 KEY = "sk-server-test-0123456789"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import ast
+import os
 import subprocess
 import sys
 import venv
@@ -54,6 +56,44 @@ def test_the_local_server_module_does_not_load_the_sdk_either() -> None:
     assert done.stdout.strip() == ""
 
 
+PROVIDERS = Path(agentcore.__file__).parent / "providers"
+COURSE = "agentcore.course"
+
+
+def _imported_modules(path: Path) -> set[str]:
+    """Every module a source file imports, at any depth (function-level imports included)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            found.add(node.module)
+            found |= {f"{node.module}.{alias.name}" for alias in node.names}
+    return found
+
+
+def test_no_provider_module_imports_the_course() -> None:
+    # Providers stay below the course: the loopback servers play the scripts they are given.
+    sources = sorted(PROVIDERS.glob("*.py"))
+    assert len(sources) >= 8  # the walk sees the package, not an empty folder
+    leaks = {
+        path.name: sorted(name for name in _imported_modules(path) if name.startswith(COURSE))
+        for path in sources
+    }
+    assert {name: found for name, found in leaks.items() if found} == {}
+
+
+def test_importing_every_provider_module_loads_no_course_module() -> None:
+    names = [f"agentcore.providers.{path.stem}" for path in sorted(PROVIDERS.glob("*.py"))]
+    code = (
+        f"import importlib, sys\nfor name in {names!r}:\n    importlib.import_module(name)\n"
+        f"print(','.join(sorted(m for m in sys.modules if m.startswith({COURSE!r}))))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == ""
+
+
 def test_the_adapter_is_public_but_loaded_only_when_asked_for() -> None:
     code = (
         "import sys, agentcore\n"
@@ -86,6 +126,17 @@ def test_the_wheel_installs_and_runs_the_chapter_in_a_fresh_environment(tmp_path
         [python, "-m", "agentcore"], cwd=tmp_path, capture_output=True, text=True, check=True
     )
     assert "[3] FINAL   Tokyo's deterministic teaching record is 18.0°C (64.4°F)" in done.stdout
+    # Both message catalogs (.po package data) are in the wheel: the run speaks Chinese too.
+    chinese = subprocess.run(
+        [python, "-m", "agentcore", "--language", "zh-CN"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        env={**os.environ, "PYTHONIOENCODING": "utf-8"},
+        check=True,
+    )
+    assert "东京的确定性教学记录是 18.0°C（64.4°F）" in chinese.stdout
     names = subprocess.run(
         [python, "-c", "import agentcore.providers.local_server, agentcore.course.widgets"],
         cwd=tmp_path,

@@ -41,7 +41,7 @@ from agentcore.course.teaching_tools import (
     WeatherArguments,
     build_tools,
 )
-from agentcore.course.text import check_language, phrase
+from agentcore.course.text import check_language, phrase, resolve_language
 from agentcore.course.weather import ScriptedWeatherModel, weather_request
 from agentcore.errors import (
     AgentRuntimeError,
@@ -790,16 +790,17 @@ def _message(key: str, language: str, values: dict[str, Any]) -> str:
 
 
 def verdict(
-    exercise: str, language: str = "en", namespace: Namespace | None = None
+    exercise: str, language: str | None = None, namespace: Namespace | None = None
 ) -> tuple[bool, str]:
     """Judge an exercise: ``(accepted, the one verdict line)``.
 
-    Inputs: the exercise's name (a key of ``EXERCISES``), the lesson's language, and the
+    Inputs: the exercise's name (a key of ``EXERCISES``), the lesson's language (default:
+    :func:`agentcore.course.text.current_language`, what ``set_language`` chose), and the
     namespace holding the answer (default: the running notebook's). Never raises for a wrong
     or broken answer; raises ``KeyError`` for an unknown exercise and ``ValueError`` for an
     unknown language.
     """
-    language = check_language(language)
+    language = resolve_language(language)
     spec = EXERCISES[exercise]
     ns = _namespace(namespace)
     assert _WATCH.errors is not None
@@ -835,19 +836,26 @@ def verdict(
     return ok, prefix + _message(key, language, values)
 
 
-def check(exercise: str, language: str = "en") -> None:
-    """Print the exercise's one verdict line (``✔ ...`` or ``✘ ...``); never raises for one."""
+def check(exercise: str, language: str | None = None) -> None:
+    """Print the exercise's one verdict line (``✔ ...`` or ``✘ ...``); never raises for one.
+
+    ``language`` defaults to the one ``set_language`` chose (see :func:`verdict`)."""
     print(verdict(exercise, language)[1])
 
 
-def accepted(exercise: str, language: str = "en") -> bool:
-    """Whether the answer is accepted: for nbgrader's hidden tests, ``assert accepted(...)``."""
+def accepted(exercise: str, language: str | None = None) -> bool:
+    """Whether the answer is accepted: for nbgrader's hidden tests, ``assert accepted(...)``.
+
+    ``language`` defaults to the one ``set_language`` chose (see :func:`verdict`)."""
     return verdict(exercise, language)[0]
 
 
 # ----------------------------------------------------------------------------- lesson 06 (issue 13)
 # Lesson 06's learner tasks for sections 12 and 13: the learner builds each experiment, and
 # these judges run it through an unchanged AgentRuntime and compare with the run's own events.
+# The core (06-experiments) holds two_calls, describe_temperature, failing_reminder,
+# reminder_twice, max_steps_one and smallest_max_steps; the appendix
+# (06-appendix-reference-and-trajectory) holds task_succeeded, trajectory and where.
 
 _RUNTIME_SOURCE_HASH = hashlib.sha256(inspect.getsource(_runtime_module).encode()).hexdigest()
 _RUNTIME_CLASSES = (AgentRuntime, AgentRun)
@@ -1060,7 +1068,8 @@ TRAJECTORY_STEPS = {
     "G": ("ToolObservation", "celsius_to_fahrenheit"),
     "H": ("ToolAction", "celsius_to_fahrenheit"),
 }
-"""The shuffled steps of the Tokyo run (lesson 06, section 13): event type and tool name."""
+"""The shuffled steps of the Tokyo run (lesson 06's appendix, section 13): event type and tool
+name."""
 
 
 def _event_step(event: Any) -> str | None:
@@ -1123,7 +1132,8 @@ WHERE_ACCEPTED: dict[str, set[tuple[str, str]]] = {
     },
     "stops": {("runtime.py", "_loop")},
 }
-"""Lesson 06's five "where" questions: (file, function or class) answers that are right."""
+"""The five "where" questions of lesson 06's appendix: (file, function or class) answers that
+are right."""
 
 _WHERE_MODULES = {
     "runtime.py": "agentcore.runtime",

@@ -15,11 +15,11 @@ settings (one sentence says what to set; no traceback), 130 when Ctrl-C interrup
 (its status, why, and the counts are printed), 141 when the reader of the output stopped
 reading (``| head``), quietly, as Unix tools do.
 
-Language: the run (request, answer, labels, messages) follows ``--language`` (default
-``en``). ``--help`` and flag errors follow ``--language`` when it is given, else the locale
-(``LC_ALL``, ``LC_MESSAGES``, then ``LANG``; ``zh*`` gives Chinese). Every string comes from
-:mod:`agentcore.course.text`. Characters the console cannot encode (``cp1252``) print as
-replacement characters instead of ending the run.
+Language: one rule for everything the command prints (``--help``, flag errors, configuration
+errors and the run itself): ``--language`` when it is given, else the locale (``LC_ALL``,
+``LC_MESSAGES``, then ``LANG``; ``zh*`` gives Chinese), else English (issue 20). Every string
+comes from the message catalogs, through :mod:`agentcore.course.text`. Characters the console
+cannot encode (``cp1252``) print as replacement characters instead of ending the run.
 """
 
 from __future__ import annotations
@@ -56,9 +56,11 @@ OFFLINE_API_KEY = "offline-placeholder"
 
 
 def help_language(argv: Sequence[str]) -> Language:
-    """The language of ``--help`` and flag errors: ``--language`` in ``argv`` when it names
+    """The language of everything the command prints (help, flag errors, the run).
+
+    Input: the command's arguments. Output: ``--language``'s value in ``argv`` when it names
     one, else the locale (``LC_ALL``, ``LC_MESSAGES``, ``LANG``: ``zh*`` gives ``"zh-CN"``),
-    else English."""
+    else ``"en"``. It is also ``--language``'s default, so the run follows the same rule."""
     for index, token in enumerate(argv):
         name, equals, value = token.partition("=")
         if len(name) > 4 and "--language".startswith(name):  # argparse accepts --lang too
@@ -151,7 +153,7 @@ def _positive_int(minimum: int, language: Language) -> Callable[[str], int]:
 
 def build_parser(language: Language = "en") -> argparse.ArgumentParser:
     """Return the argument parser of ``python -m agentcore``, its help and errors in
-    ``language`` (its flags are in ``--help``)."""
+    ``language``, which is also ``--language``'s default (its flags are in ``--help``)."""
 
     def say(key: str) -> str:
         return phrase(key, language)
@@ -161,7 +163,9 @@ def build_parser(language: Language = "en") -> argparse.ArgumentParser:
         "--city", choices=sorted(TEACHING_WEATHER), default="Tokyo", help=say("cli.city")
     )
     parser.add_argument("--task", choices=TASKS, default="convert", help=say("cli.task"))
-    parser.add_argument("--language", choices=LANGUAGES, default="en", help=say("cli.language"))
+    parser.add_argument(
+        "--language", choices=LANGUAGES, default=language, help=say("cli.language")
+    )
     parser.add_argument(
         "--max-steps", type=_positive_int(1, language), default=6, help=say("cli.max steps")
     )
@@ -293,6 +297,7 @@ def _client(build: Callable[[], Model], language: Language) -> Model | int:
 def _run_deepseek(tools: list[Tool], args: argparse.Namespace) -> int:
     """Run the task through the DeepSeek adapter for ``--api``, offline or online."""
     # Imported here: only this path needs the openai SDK.
+    from agentcore.course.offline_replies import weather_script
     from agentcore.providers import local_server
     from agentcore.providers.deepseek import DeepSeekResponsesModel
     from agentcore.providers.deepseek_chat import DeepSeekChatModel
@@ -305,7 +310,7 @@ def _run_deepseek(tools: list[Tool], args: argparse.Namespace) -> int:
     if args.api == "chat":
         adapter, server_type, api = DeepSeekChatModel, LocalChatServer, "Chat Completions API"
     if args.offline:
-        script = local_server.weather_script(args.city, args.task, language)
+        script = weather_script(args.city, args.task, language)
         with server_type(script) as server:
             _say(phrase("cli.offline banner", language, adapter=adapter.__name__))
             offline = _client(

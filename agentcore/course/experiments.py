@@ -11,9 +11,9 @@ Section 12 takes the runtime apart by changing one assumption at a time:
 4. ``max_steps=1`` (section 6.4).
 
 Each scenario function builds the model, the tools and a plain :class:`AgentRuntime`, and
-returns an :class:`Experiment`; lesson 06, the ``ExperimentPanel`` widget and the tests share
-these definitions. Every model here decides from the transcript alone, so a run started again
-plays again the same way. Nothing here imports ipywidgets.
+returns an :class:`Experiment`; lesson 06's appendix, the ``ExperimentPanel`` widget and the
+tests share these definitions. Every model here decides from the transcript alone, so a run
+started again plays again the same way. Nothing here imports ipywidgets.
 """
 
 from __future__ import annotations

@@ -15,16 +15,17 @@ import json
 from importlib import resources
 from typing import Any
 
-from agentcore.course.text import check_language, phrase
+from agentcore.course.text import phrase, resolve_language
 
 
-def questions(lesson: str, language: str) -> list[dict[str, Any]]:
-    """The review questions of ``lesson`` (e.g. ``"00"``) in ``language``.
+def questions(lesson: str, language: str | None = None) -> list[dict[str, Any]]:
+    """The review questions of ``lesson`` (e.g. ``"00"``) in ``language`` (default: the one
+    ``set_language`` chose).
 
     Raises ``FileNotFoundError`` for a lesson without questions and ``ValueError`` for an
     unknown language.
     """
-    language = check_language(language)
+    language = resolve_language(language)
     path = resources.files("agentcore.course") / "quizzes" / f"{lesson}.json"
     data: dict[str, list[dict[str, Any]]] = json.loads(path.read_text(encoding="utf-8"))
     return data[language]
@@ -45,16 +46,19 @@ def as_jupyterquiz(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
     ]
 
 
-def review_quiz(lesson: str, language: str = "en") -> None:
-    """Display the lesson's review questions as a checked quiz (needs ``jupyterquiz``)."""
+def review_quiz(lesson: str, language: str | None = None) -> None:
+    """Display the lesson's review questions as a checked quiz (needs ``jupyterquiz``), in
+    ``language`` (default: the one ``set_language`` chose)."""
     from jupyterquiz import display_quiz  # type: ignore[import-untyped]  # only lessons need it
 
     display_quiz(as_jupyterquiz(questions(lesson, language)), shuffle_answers=False)
 
 
-def model_answers_markdown(lesson: str, language: str) -> str:
-    """Markdown: each question's model answer, collapsed in ``<details>``."""
-    label = phrase("quiz.model answer", check_language(language))
+def model_answers_markdown(lesson: str, language: str | None = None) -> str:
+    """Markdown: each question's model answer, collapsed in ``<details>``, in ``language``
+    (default: the one ``set_language`` chose)."""
+    language = resolve_language(language)
+    label = phrase("quiz.model answer", language)
     parts = []
     for number, item in enumerate(questions(lesson, language), start=1):
         parts.append(

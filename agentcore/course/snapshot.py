@@ -9,10 +9,16 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
-from agentcore.course.text import Language, explain, phrase, resolve_language
+from agentcore.course.text import (
+    Language,
+    current_language,
+    explain,
+    phrase,
+    resolve_language,
+)
 from agentcore.errors import AgentRuntimeError
 from agentcore.events import ModelDecision, RunEvent, ToolAction, ToolObservation
 from agentcore.runtime import AgentRun
@@ -194,11 +200,12 @@ class RunSnapshot:
     ``answer`` or ``error_type``/``error_message`` (the error's English message) and
     ``explanation`` (:func:`agentcore.course.text.explain` in the snapshot's language);
     ``handler_runs`` (runs of a handler that an experiment counts itself, ``None`` when
-    nothing is counted); ``language``. ``str(snapshot)`` is :meth:`text`.
+    nothing is counted); ``language`` (default: the one ``set_language`` chose when the
+    snapshot was made). ``str(snapshot)`` is :meth:`text`.
     """
 
     status: SnapshotStatus
-    language: Language = "en"
+    language: Language = field(default_factory=current_language)
     rows: tuple[TranscriptRow, ...] = ()
     trace: tuple[str, ...] = ()
     last_step: tuple[str, ...] = ()

@@ -6,7 +6,7 @@
   event with who acts (the model decides, the runtime checks and records, the tool executes),
   the rows the last step added highlighted, the budgets used, and the answer or the error.
   It steps any runtime a learner built (the playground), and a run interrupted by Ctrl-C.
-* :class:`ExperimentPanel` (lesson 06) chooses one experiment of chapter section 12 from
+* :class:`ExperimentPanel` (lesson 06's appendix) chooses one experiment of chapter section 12 from
   :mod:`agentcore.course.experiments`, with its options, steps it in a :class:`RunStepper`,
   and keeps a table of finished runs to compare.
 
@@ -369,7 +369,7 @@ class RunStepper:
 
 
 class ExperimentPanel:
-    """Lesson 06's panel: choose an experiment of chapter section 12, step it, compare runs.
+    """The panel of lesson 06's appendix: choose a section-12 experiment, step it, compare runs.
 
     Inputs: ``scenario`` (a key of :data:`agentcore.course.experiments.SCENARIOS`, default
     ``"two_calls_in_one_turn"``) and ``language`` (``"en"`` or ``"zh-CN"``). Raises

@@ -3,9 +3,17 @@
 An adapter translates between a provider's wire format and the runtime's internal language
 (:class:`agentcore.ModelTurn`); the runtime never sees the wire format.
 
+* :mod:`~agentcore.providers.connection`: ``Connection``, what every adapter owns: its checked
+  settings, its HTTP client, one send, a redacted repr.
+* :mod:`~agentcore.providers.tool_calls`: ``checked_tool_call`` and ``parse_arguments``, the
+  checks of one tool call in a reply, for both wire formats.
+* :mod:`~agentcore.providers.deepseek_settings`: the ``DEEPSEEK_*`` settings both DeepSeek
+  adapters read.
 * :mod:`~agentcore.providers.deepseek`: ``DeepSeekResponsesModel`` and its three translations.
-* :mod:`~agentcore.providers.deepseek_chat`: ``DeepSeekChatModel``, the same runtime through
-  Chat Completions, and its three translations.
+* :mod:`~agentcore.providers.openai_compatible`: ``OpenAICompatibleChatModel`` for any Chat
+  Completions server, its three translations, and a ``ChatProfile`` per server.
+* :mod:`~agentcore.providers.deepseek_chat`: ``DeepSeekChatModel``, the generic Chat
+  Completions adapter with DeepSeek's profile and settings.
 * :mod:`~agentcore.providers.http`: the trust boundary every adapter shares: the HTTP client it
   owns, the one redaction function, reply caps, the deadline, SDK errors typed.
 * :mod:`~agentcore.providers.errors`: the ``ProviderError`` family and the status hint table.
@@ -14,6 +22,9 @@ An adapter translates between a provider's wire format and the runtime's interna
 * :mod:`~agentcore.providers.local_chat_server`: ``LocalChatServer``, the same for Chat
   Completions.
 
-Importing this package imports nothing heavy; ``deepseek``, ``deepseek_chat`` and ``http`` load
-the ``openai`` SDK.
+Nothing here imports :mod:`agentcore.course`: the loopback servers play the script they are
+given (the course builds its weather script in :mod:`agentcore.course.offline_replies`).
+
+Importing this package imports nothing heavy; the adapters, ``connection`` and ``http`` load the
+``openai`` SDK.
 """

@@ -13,8 +13,10 @@ module:
 
 The hardening comes after them: pairing every ``function_call`` with its
 ``function_call_output`` before anything is sent (:func:`check_pairing`) and reading a
-function's ``arguments`` strictly (:func:`parse_arguments`). The HTTP side (an owned client,
-caps, the deadline, redaction, typed errors) is :mod:`agentcore.providers.http`.
+function's ``arguments`` strictly (:func:`~agentcore.providers.tool_calls.parse_arguments`,
+shared with the Chat Completions adapter). The settings, the owned client and the send are
+:mod:`agentcore.providers.connection`; the HTTP side (caps, the deadline, redaction, typed
+errors) is :mod:`agentcore.providers.http`.
 
 Wire format source: DeepSeek's API docs (api-docs.deepseek.com, "Responses API" and
 "Thinking Mode", 2026): ``input`` items ``message``, ``function_call`` (``call_id``, ``name``,
@@ -28,50 +30,18 @@ from __future__ import annotations
 
 import copy
 import json
-import math
-import os
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, Literal, NamedTuple, get_args
+from typing import Any
 
-import openai
 from openai.types.responses import Response
 
 from agentcore.protocol import ModelTurn, ToolCall, ToolSchema
-from agentcore.providers.errors import (
-    ProviderConfigurationError,
-    ProviderError,
-    ProviderRequestError,
-    ProviderResponseError,
-)
-from agentcore.providers.http import (
-    MAX_RETRIES_LIMIT,
-    PREVIEW_CHARS,
-    build_sdk_client,
-    redact,
-    redact_json,
-    sdk_error,
-)
+from agentcore.providers.connection import Connection
+from agentcore.providers.deepseek_settings import ReasoningEffort, deepseek_settings
+from agentcore.providers.errors import ProviderRequestError, ProviderResponseError
+from agentcore.providers.http import redact, redact_json
+from agentcore.providers.tool_calls import MAX_ARGUMENTS_CHARS, checked_tool_call
 from agentcore.transcript import Message
-from agentcore.validation import int_at_least
-
-DEFAULT_BASE_URL = "https://api.deepseek.com"
-"""DeepSeek's API; the SDK sends ``POST {base_url}/responses``."""
-DEFAULT_TIMEOUT = 60.0
-"""Seconds one HTTP attempt may take in total: connecting, sending and the whole reply."""
-DEFAULT_MAX_RETRIES = 2
-"""How many times the SDK retries a refused connection, 408, 409, 429 or 5xx (at most 5)."""
-MAX_ARGUMENTS_CHARS = 32_768
-"""The adapter's limit on one call's ``arguments`` string (characters).
-
-Not a provider limit: a teaching tool's arguments are a few dozen characters, and a longer
-string means a runaway generation that should not be parsed and handed to a tool.
-"""
-ReasoningEffort = Literal["none", "low", "high", "max"]
-"""DeepSeek's documented efforts for ``reasoning.effort``; ``"none"`` turns thinking off."""
-
-_EXAMPLES = {"DEEPSEEK_API_KEY": "your-deepseek-api-key", "DEEPSEEK_MODEL": "deepseek-flash"}
-"""Placeholder values shown in the configuration message, never a real key."""
-
 
 # --- the three translations -----------------------------------------------------------------
 
@@ -159,8 +129,9 @@ def to_model_turn(
     Raises :class:`ProviderResponseError` (its ``rejected`` holding the output items) for a
     status other than ``completed`` (naming the reason: ``max_output_tokens`` or
     ``content_filter``), fields of the wrong shape, an output without function calls and
-    without text (naming a refusal), and any call refused by :func:`parse_arguments` or
-    holding an empty ``call_id`` or name.
+    without text (naming a refusal), and any call refused by
+    :func:`~agentcore.providers.tool_calls.parse_arguments` or holding an empty ``call_id`` or
+    name.
     """
     output = response.get("output")
     secrets = tuple(secrets)
@@ -175,50 +146,7 @@ def to_model_turn(
 # --- the adapter ----------------------------------------------------------------------------
 
 
-class DeepSeekConnection:
-    """What both DeepSeek adapters share: their checked settings and their own HTTP client.
-
-    Inputs as :class:`DeepSeekResponsesModel` documents them; the unset ones come from
-    ``DEEPSEEK_*`` (:func:`_settings` checks them). Attributes: ``model``,
-    ``reasoning_effort``, ``instructions``, ``max_arguments_chars``, ``timeout`` (seconds),
-    ``max_retries`` and :attr:`base_url`; the key stays private and out of every text.
-    Raises as :func:`_settings` does.
-    """
-
-    def __init__(
-        self,
-        model: str | None = None,
-        *,
-        api_key: str | None = None,
-        base_url: str | None = None,
-        timeout: float | None = None,
-        max_retries: int | None = None,
-        reasoning_effort: ReasoningEffort | None = None,
-        instructions: str | None = None,
-        max_arguments_chars: int = MAX_ARGUMENTS_CHARS,
-    ) -> None:
-        settings = _settings(model, api_key, base_url, timeout, max_retries, reasoning_effort)
-        self.model = settings.model
-        self.reasoning_effort = reasoning_effort
-        self.instructions = instructions
-        self.max_arguments_chars = int_at_least("max_arguments_chars", max_arguments_chars, 1)
-        self.timeout = settings.timeout
-        self.max_retries = settings.max_retries
-        self._api_key = settings.api_key
-        self._client = build_sdk_client(
-            api_key=settings.api_key,
-            base_url=settings.base_url,
-            timeout=settings.timeout,
-            max_retries=settings.max_retries,
-        )
-
-    @property
-    def base_url(self) -> str:
-        """Where requests go (the API's path is added to it), without a trailing slash."""
-        return redact(str(self._client.base_url).rstrip("/"), (self._api_key,), limit=None)
-
-
-class DeepSeekResponsesModel(DeepSeekConnection):
+class DeepSeekResponsesModel(Connection):
     """A :class:`agentcore.Model` backed by DeepSeek's Responses API (chapter section 10).
 
     Inputs (all keyword-only except ``model``):
@@ -244,6 +172,28 @@ class DeepSeekResponsesModel(DeepSeekConnection):
     ``TypeError`` for a setting of the wrong type. :meth:`generate` raises a
     :class:`ProviderError` subclass for every provider problem.
     """
+
+    def __init__(
+        self,
+        model: str | None = None,
+        *,
+        api_key: str | None = None,
+        base_url: str | None = None,
+        timeout: float | None = None,
+        max_retries: int | None = None,
+        reasoning_effort: ReasoningEffort | None = None,
+        instructions: str | None = None,
+        max_arguments_chars: int = MAX_ARGUMENTS_CHARS,
+    ) -> None:
+        settings = deepseek_settings(model, api_key, base_url, reasoning_effort)
+        super().__init__(
+            **settings._asdict(),
+            timeout=timeout,
+            max_retries=max_retries,
+            instructions=instructions,
+            max_arguments_chars=max_arguments_chars,
+        )
+        self.reasoning_effort = reasoning_effort
 
     def generate(self, messages: Sequence[Message], tools: Sequence[ToolSchema]) -> ModelTurn:
         """Send the whole transcript and the tools; return the model's turn.
@@ -274,41 +224,19 @@ class DeepSeekResponsesModel(DeepSeekConnection):
         )
 
     def _send(self, request: dict[str, Any]) -> dict[str, Any]:
-        """POST one request through the SDK; return the reply as the JSON it arrived as.
-
-        The owned HTTP client raises :class:`ProviderError` itself for the boundary's
-        failures (deadline, caps, redirects, unreadable bodies); the SDK's own exceptions
-        are typed by :func:`agentcore.providers.http.sdk_error`.
-        """
-        failure: ProviderError
-        try:
-            # The items follow the documented wire format; provider_items are replayed
-            # exactly as the provider sent them, which the SDK's TypedDicts cannot describe.
-            response = self._client.responses.create(**request)
-        except openai.OpenAIError as error:
-            failure = sdk_error(error, base_url=self.base_url, secrets=(self._api_key,))
-        else:
-            if isinstance(response, Response):
-                # Malformed items are this adapter's to report (to_model_turn), not pydantic's
-                # to warn about while turning the reply back into the JSON it arrived as.
-                return response.to_dict(mode="json", warnings=False)
-            failure = ProviderResponseError(
-                f"The reply from {self.base_url}/responses is not a Responses API object "
-                f"(got {type(response).__name__}).",
-                hint="Check that the base URL points at a Responses API.",
-            )
-        # Raised here, outside the except block, so the SDK's exception (whose request
-        # holds the Authorization header) is not chained to ours and never printed.
-        raise failure
-
-    def __repr__(self) -> str:
-        effort = f", reasoning_effort={self.reasoning_effort!r}" if self.reasoning_effort else ""
-        return redact(
-            f"DeepSeekResponsesModel(model={self.model!r}, base_url={self.base_url!r}, "
-            f"timeout={self.timeout!r}, max_retries={self.max_retries}{effort})",
-            (self._api_key,),
-            limit=None,
+        """POST one request to ``/responses``; return the reply as the JSON it arrived as
+        (:meth:`~agentcore.providers.connection.Connection._post` types every failure)."""
+        return self._post(
+            self._client.responses.create,
+            request,
+            expected=Response,
+            endpoint="/responses",
+            what="a Responses API object",
+            hint="Check that the base URL points at a Responses API.",
         )
+
+    def _repr_options(self) -> Iterable[tuple[str, object]]:
+        return (("reasoning_effort", self.reasoning_effort),)
 
 
 # --- hardening ------------------------------------------------------------------------------
@@ -463,204 +391,3 @@ def _tool_call(item: Mapping[str, Any], limit: int, secrets: tuple[str, ...]) ->
         id_label="call_id",
         name_label="name",
     )
-
-
-def checked_tool_call(
-    call_id: object,
-    name: object,
-    arguments: object,
-    limit: int,
-    secrets: tuple[str, ...],
-    *,
-    noun: str,
-    id_label: str,
-    name_label: str,
-) -> ToolCall:
-    """A :class:`ToolCall` from the three fields a reply gives for one call (both adapters).
-
-    Inputs: the call's id, name and ``arguments`` text as the reply holds them; the longest
-    ``arguments`` accepted; the ``secrets`` no message may show; and the wire format's words
-    for the call, its id field and its name field (Responses: ``function_call``, ``call_id``,
-    ``name``; Chat Completions: ``tool call``, ``id``, ``function name``). Raises
-    :class:`ProviderResponseError` for an empty name or id, arguments that are not a string,
-    and whatever :func:`parse_arguments` refuses.
-    """
-    shown_id = redact(repr(call_id), secrets, limit=60)
-    if not isinstance(name, str) or not name.strip():
-        raise ProviderResponseError(
-            f"A {noun} ({id_label} {shown_id}) has an empty {name_label}.",
-            hint="The runtime cannot know which tool to run; the turn was rejected.",
-        )
-    shown_name = redact(repr(name), secrets, limit=60)
-    if not isinstance(call_id, str) or not call_id.strip():
-        raise ProviderResponseError(
-            f"The {noun} to {shown_name} has an empty {id_label}.",
-            hint="Its output could not be paired with it; the turn was rejected.",
-        )
-    if not isinstance(arguments, str):
-        raise ProviderResponseError(
-            f"The arguments of function {shown_name} ({id_label} {shown_id}) are a "
-            f"{type(arguments).__name__}, not a JSON string.",
-            hint=_ARGUMENTS_HINT,
-        )
-    return ToolCall(call_id, name, parse_arguments(name, arguments, limit, secrets))
-
-
-_ARGUMENTS_HINT = "No tool ran for this turn; run again, or simplify the tool's arguments."
-
-
-class _ArgumentsProblem(ValueError):
-    """Raised from inside ``json.loads`` hooks; turned into a ProviderResponseError."""
-
-
-def _no_constant(name: str) -> Any:
-    raise _ArgumentsProblem(f"they hold {name}, which is not a JSON number")
-
-
-def _finite(text: str) -> float:
-    value = float(text)
-    if not math.isfinite(value):
-        raise _ArgumentsProblem(f"the number {text[:40]} is too large to be finite")
-    return value
-
-
-def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    seen: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in seen:
-            raise _ArgumentsProblem(f"they hold the key {key!r} twice")
-        seen[key] = value
-    return seen
-
-
-def parse_arguments(
-    name: str,
-    arguments: str,
-    max_arguments_chars: int = MAX_ARGUMENTS_CHARS,
-    secrets: Iterable[str] = (),
-) -> dict[str, Any]:
-    """Parse a function call's ``arguments`` string into a JSON object, strictly.
-
-    Inputs: the function ``name`` (for messages), the ``arguments`` string, the longest
-    string accepted and the ``secrets`` no message may show. Output: the object as a
-    ``dict``.
-
-    Raises :class:`ProviderResponseError`, naming the function and showing at most
-    :data:`~agentcore.providers.http.PREVIEW_CHARS` characters (redacted first), when the
-    string is longer than the limit, is not JSON, is nested too deep, is JSON but not an
-    object, or holds ``NaN``/``Infinity``, a number too large to be finite, or a key twice
-    (Python's ``json.loads`` accepts those last two silently).
-    """
-    secrets = tuple(secrets)
-    shown = redact(repr(name), secrets, limit=60)
-    preview = redact(arguments, secrets, limit=PREVIEW_CHARS)
-    problem: str | None = None
-    if len(arguments) > max_arguments_chars:
-        problem = (
-            f"are {len(arguments)} characters long, over the adapter's limit of "
-            f"{max_arguments_chars}"
-        )
-    else:
-        try:
-            value = json.loads(
-                arguments,
-                parse_constant=_no_constant,
-                parse_float=_finite,
-                object_pairs_hook=_unique_keys,
-            )
-        except json.JSONDecodeError as error:
-            problem = f"are not JSON ({error.msg} at character {error.pos})"
-        except _ArgumentsProblem as error:
-            problem = f"are not valid JSON: {redact(str(error), secrets)}"
-        except (RecursionError, ValueError) as error:  # nesting too deep, an integer too long
-            problem = f"cannot be read as JSON here ({type(error).__name__})"
-        else:
-            if isinstance(value, dict):
-                return value
-            problem = f"are JSON but not an object (got {type(value).__name__})"
-    raise ProviderResponseError(
-        f"The arguments of function {shown} {problem}: {preview!r}.", hint=_ARGUMENTS_HINT
-    )
-
-
-class _Settings(NamedTuple):
-    """A DeepSeek adapter's checked connection settings (both DeepSeek adapters read them)."""
-
-    model: str
-    api_key: str
-    base_url: str
-    timeout: float
-    max_retries: int
-
-
-def _settings(
-    model: str | None,
-    api_key: str | None,
-    base_url: str | None,
-    timeout: float | None,
-    max_retries: int | None,
-    reasoning_effort: str | None,
-) -> _Settings:
-    """Check a DeepSeek adapter's settings, filling the unset ones from ``DEEPSEEK_*``.
-
-    Raises :class:`ProviderConfigurationError` when no API key or no model is configured (one
-    sentence with the commands for bash, PowerShell and cmd) or the key cannot travel in an
-    HTTP header; ``ValueError`` for a number out of range or an unknown effort; ``TypeError``
-    for a setting of the wrong type.
-    """
-    for name, value in (("model", model), ("api_key", api_key), ("base_url", base_url)):
-        if value is not None and not isinstance(value, str):
-            raise TypeError(f"{name} must be a str, got {type(value).__name__}")
-    model = (model or os.environ.get("DEEPSEEK_MODEL", "")).strip()
-    key = (api_key or os.environ.get("DEEPSEEK_API_KEY", "")).strip()
-    missing = [
-        name for name, value in (("DEEPSEEK_API_KEY", key), ("DEEPSEEK_MODEL", model)) if not value
-    ]
-    if missing:
-        raise _missing_settings(missing)
-    if not (key.isascii() and key.isprintable() and " " not in key):
-        # An HTTP header cannot carry it; usually a character pasted by accident.
-        raise ProviderConfigurationError(
-            "DEEPSEEK_API_KEY holds a space, a non-ASCII or an invisible character; "
-            "copy the key again from https://platform.deepseek.com/api_keys and set it "
-            "without quotes or spaces."
-        )
-    if reasoning_effort is not None and reasoning_effort not in get_args(ReasoningEffort):
-        raise ValueError(
-            f"reasoning_effort must be one of {', '.join(get_args(ReasoningEffort))} or "
-            f"None, got {reasoning_effort!r}"
-        )
-    retries = int_at_least(
-        "max_retries", DEFAULT_MAX_RETRIES if max_retries is None else max_retries, 0
-    )
-    if retries > MAX_RETRIES_LIMIT:
-        raise ValueError(f"max_retries must be at most {MAX_RETRIES_LIMIT}, got {retries}")
-    return _Settings(
-        model=model,
-        api_key=key,
-        base_url=base_url or os.environ.get("DEEPSEEK_BASE_URL", "").strip() or DEFAULT_BASE_URL,
-        timeout=_positive_seconds(DEFAULT_TIMEOUT if timeout is None else timeout),
-        max_retries=retries,
-    )
-
-
-def _missing_settings(names: Sequence[str]) -> ProviderConfigurationError:
-    """One sentence naming the unset variables and the commands for bash, PowerShell, cmd."""
-    bash = "; ".join(f'export {name}="{_EXAMPLES[name]}"' for name in names)
-    powershell = "; ".join(f'$env:{name}="{_EXAMPLES[name]}"' for name in names)
-    cmd = " & ".join(f'set "{name}={_EXAMPLES[name]}"' for name in names)
-    several = len(names) > 1
-    return ProviderConfigurationError(
-        f"{' and '.join(names)} {'are' if several else 'is'} not set:",
-        hint=f"set {'them' if several else 'it'} in bash with `{bash}`, in PowerShell with "
-        f"`{powershell}`, or in cmd with `{cmd}`, then start Python (or JupyterLab) from "
-        "that same shell.",
-    )
-
-
-def _positive_seconds(value: object) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise TypeError(f"timeout must be a number of seconds, got {type(value).__name__}")
-    if not (math.isfinite(value) and value > 0):
-        raise ValueError(f"timeout must be a positive number of seconds, got {value!r}")
-    return float(value)

@@ -1,205 +1,39 @@
-"""The DeepSeek Chat Completions adapter: a second wire format, the same runtime (chapter 10).
+"""DeepSeek through Chat Completions: the generic adapter with DeepSeek's profile (chapter 10).
 
-:class:`DeepSeekChatModel` satisfies ``Model.generate(messages, tools) -> ModelTurn`` exactly as
-:class:`~agentcore.providers.deepseek.DeepSeekResponsesModel` does; the runtime cannot tell the
-two apart. Only the three translations differ, each a small function of this module, written
-to DeepSeek's documented wire format for ``POST {base_url}/chat/completions``
-(Create Chat Completion: https://api-docs.deepseek.com/api/create-chat-completion; Tool Calls:
-https://api-docs.deepseek.com/guides/tool_calls; Thinking Mode:
-https://api-docs.deepseek.com/guides/thinking_mode):
-
-* a runtime tool schema becomes ``{"type": "function", "function": {"name", "description",
-  "parameters"}}``, ``parameters`` passed through unchanged (:func:`to_chat_tool`);
-* the whole transcript becomes the request's ``messages``, every turn (:func:`to_chat_messages`):
-  the API is stateless, so the adapter sends everything again;
-* ``choices[0].message`` of the reply becomes a :class:`ModelTurn`: its ``tool_calls`` in order,
-  arguments parsed by the Responses adapter's own strict
-  :func:`~agentcore.providers.deepseek.parse_arguments`, or its ``content`` as the final text
-  (:func:`to_chat_model_turn`).
-
-The same request through both adapters, side by side (turn 2 of the weather task):
-
-============================== ============================ ================================
-what the runtime holds         Responses ``input`` item     Chat Completions ``messages``
-============================== ============================ ================================
-a tool request                 ``function_call`` item with  assistant message with
-                               ``call_id``                  ``tool_calls[].id``
-an observation                 ``function_call_output``     ``{"role": "tool",
-                               with ``call_id``             "tool_call_id", "content"}``
-reasoning (thinking mode)      a ``reasoning`` item         ``reasoning_content`` on the
-                                                            assistant message
-============================== ============================ ================================
+:class:`DeepSeekChatModel` is
+:class:`~agentcore.providers.openai_compatible.OpenAICompatibleChatModel` with
+:data:`~agentcore.providers.openai_compatible.DEEPSEEK` and DeepSeek's settings
+(``DEEPSEEK_*``, read by :func:`~agentcore.providers.deepseek_settings.deepseek_settings`, the
+same function the Responses adapter uses). Its only own request field is DeepSeek's thinking
+control (https://api-docs.deepseek.com/guides/thinking_mode): ``reasoning_effort``, or
+``"thinking": {"type": "disabled"}`` for ``"none"``. The translations are in
+:mod:`agentcore.providers.openai_compatible`.
 """
 
 from __future__ import annotations
 
-import copy
-import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable
 from typing import Any
 
-import openai
-from openai.types.chat import ChatCompletion
-
-from agentcore.protocol import ModelTurn, ToolCall, ToolSchema
-from agentcore.providers.deepseek import (
-    MAX_ARGUMENTS_CHARS,
-    DeepSeekConnection,
-    ReasoningEffort,
-    checked_tool_call,
-)
-from agentcore.providers.errors import ProviderError, ProviderRequestError, ProviderResponseError
-from agentcore.providers.http import redact, sdk_error
-from agentcore.transcript import Message
-
-EXTRAS = ("content", "reasoning_content")
-"""The fields of an assistant message with ``tool_calls`` that the runtime does not model.
-
-:func:`to_chat_model_turn` keeps them (when set) as one ``provider_items`` entry,
-``{"content": ..., "reasoning_content": ...}``; :func:`to_chat_messages` sends them back on
-that same message. The calls themselves always come from the transcript's ``tool_calls``.
-"""
+from agentcore.providers.deepseek_settings import ReasoningEffort, deepseek_settings
+from agentcore.providers.openai_compatible import DEEPSEEK, OpenAICompatibleChatModel
+from agentcore.providers.tool_calls import MAX_ARGUMENTS_CHARS
 
 
-def to_chat_tool(schema: ToolSchema, *, strict: bool = False) -> dict[str, Any]:
-    """Translate one runtime tool schema into a Chat Completions function tool.
-
-    Input: ``{"name", "description", "parameters"}`` as :meth:`agentcore.Tool.schema` gives
-    it, and ``strict``. Output: ``{"type": "function", "function": {"name", "description",
-    "parameters"}}``, with ``"strict": true`` inside ``function`` only when ``strict`` is on.
-    ``parameters`` is passed through unchanged (a plain copy): the runtime's tool schema is
-    already the schema the model must follow, and the adapter converts nothing.
-
-    DeepSeek documents ``strict`` as a beta feature: it needs the beta base URL
-    ``https://api.deepseek.com/beta`` and, when used, every function of the request strict
-    (https://api-docs.deepseek.com/guides/tool_calls).
-    """
-    function: dict[str, Any] = {
-        "name": schema["name"],
-        "description": schema.get("description", ""),
-        "parameters": copy.deepcopy(schema["parameters"]),
-    }
-    if strict:
-        function["strict"] = True
-    return {"type": "function", "function": function}
-
-
-def _extras(provider_items: Any) -> dict[str, Any]:
-    """The Chat Completions fields kept in ``provider_items`` (other wire formats' items are
-    not this adapter's to send, and are left out)."""
-    found: dict[str, Any] = {}
-    for item in provider_items or ():
-        if isinstance(item, Mapping) and item and set(item) <= set(EXTRAS):
-            found.update(item)
-    return found
-
-
-def to_chat_messages(messages: Sequence[Message]) -> list[dict[str, Any]]:
-    """Translate the whole transcript into Chat Completions ``messages``.
-
-    Input: the runtime's messages. Output, in order:
-
-    * user or system text: ``{"role", "content"}`` as is;
-    * an assistant tool request: ``{"role": "assistant", "content": null, "tool_calls":
-      [{"id", "type": "function", "function": {"name", "arguments"}}]}``, ``arguments`` a
-      JSON string with non-ASCII kept; the text and the ``reasoning_content`` the provider
-      sent beside the calls (kept in ``provider_items`` by :func:`to_chat_model_turn`) go
-      back on this message, as DeepSeek's thinking mode requires (HTTP 400 otherwise);
-    * an observation: ``{"role": "tool", "tool_call_id", "content"}``, right after its
-      request, as the runtime records it;
-    * a final text: ``{"role": "assistant", "content"}`` (its reasoning is not sent back: the
-      thinking-mode guide says it would be ignored);
-    * a message with a ``"rejected"`` key (a reply the adapter refused, recorded by the
-      runtime) is skipped: it is never sent back to a provider.
-
-    Raises :class:`ProviderRequestError`, and nothing is sent, for a role the adapter cannot
-    send (naming the message), for a ``tool`` message that answers no call of the assistant
-    message before it, and for a call with no ``tool`` message (naming the id).
-    """
-    result: list[dict[str, Any]] = []
-    for index, entry in enumerate(messages):
-        if "rejected" in entry:
-            continue
-        role = entry.get("role")
-        if role == "assistant" and entry.get("tool_calls"):
-            extras = _extras(entry.get("provider_items"))
-            request: dict[str, Any] = {"role": "assistant", "content": extras.get("content")}
-            if extras.get("reasoning_content") is not None:
-                request["reasoning_content"] = extras["reasoning_content"]
-            request["tool_calls"] = [
-                {
-                    "id": call["call_id"],
-                    "type": "function",
-                    "function": {
-                        "name": call["name"],
-                        "arguments": json.dumps(call["arguments"], ensure_ascii=False),
-                    },
-                }
-                for call in entry["tool_calls"]
-            ]
-            result.append(request)
-        elif role == "tool":
-            result.append(
-                {"role": "tool", "tool_call_id": entry["tool_call_id"], "content": entry["content"]}
-            )
-        elif role in ("user", "system", "assistant"):
-            result.append({"role": role, "content": entry["content"]})
-        else:
-            raise ProviderRequestError(
-                f"Transcript message {index} has role {role!r}, which the adapter cannot send.",
-                hint="Use the roles user, system, assistant or tool.",
-            )
-    _check_pairing(result)
-    return result
-
-
-def _check_pairing(messages: Sequence[Mapping[str, Any]]) -> None:
-    """Refuse what the provider would refuse: a tool message without its call, a call
-    without its tool message (every id answered before the next other message)."""
-    waiting: list[str] = []
-    for message in messages:
-        if message["role"] == "tool":
-            if message["tool_call_id"] not in waiting:
-                raise ProviderRequestError(
-                    f"The tool message for tool_call_id {message['tool_call_id']!r} answers no "
-                    "call of the assistant message before it; nothing was sent.",
-                    hint=_PAIRING_HINT,
-                )
-            waiting.remove(message["tool_call_id"])
-            continue
-        if waiting:
-            break
-        waiting = [call["id"] for call in message.get("tool_calls") or ()]
-    if waiting:
-        raise ProviderRequestError(
-            f"The tool call {waiting[0]!r} has no tool message with its result; nothing was sent.",
-            hint=_PAIRING_HINT,
-        )
-
-
-_PAIRING_HINT = (
-    "Every tool call needs its observation right after the request, paired by id; check "
-    "messages the application added to the transcript."
-)
-
-
-class DeepSeekChatModel(DeepSeekConnection):
+class DeepSeekChatModel(OpenAICompatibleChatModel):
     """A :class:`agentcore.Model` backed by DeepSeek's Chat Completions API (chapter section 10).
 
     The twin of :class:`~agentcore.providers.deepseek.DeepSeekResponsesModel`: the same
-    settings, read and checked in the same place, and the same trust boundary
-    (:mod:`agentcore.providers.http`: an owned HTTP client that takes nothing from
-    ``OPENAI_*``, no proxy for loopback, no redirects, capped replies, one deadline per
-    attempt, one redaction, typed status errors with hints). Only the wire format differs:
-    ``POST {base_url}/chat/completions`` with ``messages``, stateless, the whole transcript
-    sent every turn.
+    settings, read and checked in the same place, and the same trust boundary. Only the wire
+    format differs: ``POST {base_url}/chat/completions`` with ``messages``, stateless, the
+    whole transcript sent every turn, the ``reasoning_content`` of a tool-calling turn sent
+    back (the :data:`~agentcore.providers.openai_compatible.DEEPSEEK` profile).
 
     Inputs (all keyword-only except ``model``):
 
     * ``model``: the model name (``deepseek-flash``); default ``DEEPSEEK_MODEL``.
     * ``api_key``: default ``DEEPSEEK_API_KEY``. Kept out of every repr and message.
-    * ``base_url``: default ``DEEPSEEK_BASE_URL``, else ``https://api.deepseek.com``. Any
-      OpenAI-compatible Chat Completions host works through it.
+    * ``base_url``: default ``DEEPSEEK_BASE_URL``, else ``https://api.deepseek.com``.
     * ``timeout``: seconds one HTTP attempt may take in total (default 60);
       ``max_retries``: the SDK's retries, 0 to 5 (default 2).
     * ``reasoning_effort``: ``"low"``, ``"high"`` or ``"max"``, sent as
@@ -234,235 +68,26 @@ class DeepSeekChatModel(DeepSeekConnection):
         instructions: str | None = None,
         max_arguments_chars: int = MAX_ARGUMENTS_CHARS,
     ) -> None:
+        settings = deepseek_settings(model, api_key, base_url, reasoning_effort)
         super().__init__(
-            model,
-            api_key=api_key,
-            base_url=base_url,
+            **settings._asdict(),
+            profile=DEEPSEEK,
+            strict=strict,
             timeout=timeout,
             max_retries=max_retries,
-            reasoning_effort=reasoning_effort,
             instructions=instructions,
             max_arguments_chars=max_arguments_chars,
         )
-        if not isinstance(strict, bool):
-            raise TypeError(f"strict must be True or False, got {type(strict).__name__}")
-        self.strict = strict
+        self.reasoning_effort = reasoning_effort
 
-    def generate(self, messages: Sequence[Message], tools: Sequence[ToolSchema]) -> ModelTurn:
-        """Send the whole transcript and the tools; return the model's turn.
-
-        Input: the transcript (the runtime's message dicts) and the tool schemas
-        (``{"name", "description", "parameters"}``). Output: a :class:`ModelTurn` with the
-        tool calls in the reply's order, or the final text.
-
-        Raises :class:`ProviderRequestError` before sending anything when a message cannot be
-        translated or a call and its tool message are not paired; the provider's HTTP
-        failures as :class:`ProviderConnectionError`, :class:`ProviderTimeoutError` or
-        :class:`ProviderStatusError`; :class:`ProviderResponseError` for a reply that breaks
-        the wire format or the adapter's limits. No handler runs on a rejected turn.
-        """
-        # Only what is set is sent: the request body is exactly what a lesson shows.
-        system = (
-            [] if self.instructions is None else [{"role": "system", "content": self.instructions}]
-        )
-        request: dict[str, Any] = {
-            "model": self.model,
-            "messages": system + to_chat_messages(messages),
-        }
-        if tools:
-            request["tools"] = [to_chat_tool(schema, strict=self.strict) for schema in tools]
-        extra: dict[str, Any] = {}
+    def _add_options(self, request: dict[str, Any]) -> dict[str, Any]:
+        """DeepSeek's thinking control: ``reasoning_effort``, or thinking disabled."""
         if self.reasoning_effort == "none":
-            extra["thinking"] = {"type": "disabled"}  # not an SDK parameter: sent as extra_body
-        elif self.reasoning_effort is not None:
+            return {"thinking": {"type": "disabled"}}  # not an SDK parameter: extra_body
+        if self.reasoning_effort is not None:
             request["reasoning_effort"] = self.reasoning_effort
-        return to_chat_model_turn(
-            self._send(request, extra),
-            max_arguments_chars=self.max_arguments_chars,
-            secrets=(self._api_key,),
-        )
+        return {}
 
-    def _send(self, request: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
-        """POST one request through the SDK; return the reply as the JSON it arrived as.
-
-        The owned HTTP client raises :class:`ProviderError` itself for the boundary's failures
-        (deadline, caps, redirects, unreadable bodies); the SDK's own exceptions are typed by
-        :func:`agentcore.providers.http.sdk_error`.
-        """
-        failure: ProviderError
-        try:
-            # The messages follow DeepSeek's documented wire format (reasoning_content
-            # included), which the SDK's TypedDicts do not describe.
-            completion = self._client.chat.completions.create(**request, extra_body=extra or None)
-        except openai.OpenAIError as error:
-            failure = sdk_error(error, base_url=self.base_url, secrets=(self._api_key,))
-        else:
-            if isinstance(completion, ChatCompletion):
-                # Malformed fields are this adapter's to report (to_chat_model_turn), not
-                # pydantic's to warn about while turning the reply back into its JSON.
-                return completion.to_dict(mode="json", warnings=False)
-            failure = ProviderResponseError(
-                f"The reply from {self.base_url}/chat/completions is not a chat completion "
-                f"(got {type(completion).__name__}).",
-                hint=_SHAPE_HINT,
-            )
-        # Raised here, outside the except block, so the SDK's exception (whose request holds
-        # the Authorization header) is not chained to ours and never printed.
-        raise failure
-
-    def __repr__(self) -> str:
-        options = "".join(
-            f", {name}={value!r}"
-            for name, value in (
-                ("reasoning_effort", self.reasoning_effort),
-                ("strict", self.strict),
-            )
-            if value
-        )
-        return redact(
-            f"DeepSeekChatModel(model={self.model!r}, base_url={self.base_url!r}, "
-            f"timeout={self.timeout!r}, max_retries={self.max_retries}{options})",
-            (self._api_key,),
-            limit=None,
-        )
-
-
-_SHAPE_HINT = (
-    "Check that DEEPSEEK_BASE_URL points at a Chat Completions API; if it does, run again."
-)
-_FINISH_HINTS = {
-    "length": "The reply was cut off before the model finished; ask for less, or allow more "
-    "output tokens.",
-    "content_filter": "The provider's content filter stopped the reply; rephrase the request.",
-    "insufficient_system_resource": "The provider ran short of capacity and stopped the reply; "
-    "wait a little and run again.",
-}
-
-
-def to_chat_model_turn(
-    completion: Mapping[str, Any],
-    *,
-    max_arguments_chars: int = MAX_ARGUMENTS_CHARS,
-    secrets: Iterable[str] = (),
-) -> ModelTurn:
-    """Translate a chat completion (as JSON) into a :class:`ModelTurn`.
-
-    ``choices[0].message.tool_calls`` become :class:`ToolCall` objects in order (``id`` is
-    the ``call_id``; ``function.arguments`` parsed by
-    :func:`~agentcore.providers.deepseek.parse_arguments`, the same strict rules as the
-    Responses adapter); without any, a non-blank ``content`` is the final text. Text said
-    beside the calls and ``reasoning_content`` travel in ``provider_items`` as one
-    ``{"content", "reasoning_content"}`` entry (only what was set), so that
-    :func:`to_chat_messages` sends them back.
-
-    Inputs: the reply; the longest ``arguments`` string accepted; the ``secrets`` that no text
-    taken from the reply may show (each text passes through
-    :func:`~agentcore.providers.http.redact`, the adapters' one redaction).
-
-    Raises :class:`ProviderResponseError` (with a hint, and ``rejected`` holding the refused
-    ``choices[0].message``, secrets redacted, when there is one) for: no choice; a ``finish_reason``
-    other than ``"stop"`` or ``"tool_calls"`` (``"length"``, ``"content_filter"``,
-    ``"insufficient_system_resource"`` each with their own hint); no tool call and no text
-    (naming a refusal if there is one); a call that is not a function, has an empty id or
-    name, or whose arguments :func:`parse_arguments` refuses; and any field of the wrong
-    shape.
-    """
-    secrets = tuple(secrets)
-    name = f"Chat completion {redact(repr(completion.get('id', '?')), secrets, limit=60)}"
-    choices = completion.get("choices")
-    first = choices[0] if isinstance(choices, list) and choices else None
-    message = first.get("message") if isinstance(first, Mapping) else None
-    rejected = (_redacted(message, secrets),) if isinstance(message, Mapping) else ()
-    failure: ProviderResponseError
-    try:
-        return _to_turn(name, completion, max_arguments_chars, secrets)
-    except ProviderResponseError as error:
-        failure = error
-    except (AttributeError, TypeError, ValueError, KeyError, RecursionError) as error:
-        failure = ProviderResponseError(
-            f"{name} is not shaped like a Chat Completions object "
-            f"({type(error).__name__}: {redact(str(error), secrets)}).",
-            hint=_SHAPE_HINT,
-        )
-    failure.rejected = rejected
-    raise failure
-
-
-def _redacted(value: Any, secrets: tuple[str, ...]) -> Any:
-    """A plain copy of a JSON value with every string passed through :func:`redact`."""
-    if isinstance(value, str):
-        return redact(value, secrets, limit=None)
-    if isinstance(value, Mapping):
-        return {str(key): _redacted(item, secrets) for key, item in value.items()}
-    if isinstance(value, list | tuple):
-        return [_redacted(item, secrets) for item in value]
-    return copy.deepcopy(value)
-
-
-def _to_turn(
-    name: str, completion: Mapping[str, Any], max_arguments_chars: int, secrets: tuple[str, ...]
-) -> ModelTurn:
-    choices = completion.get("choices")
-    if not isinstance(choices, list) or not choices:
-        raise ProviderResponseError(f"{name} holds no choice.", hint=_SHAPE_HINT)
-    choice = choices[0]
-    message = choice.get("message")
-    if not isinstance(message, Mapping):
-        raise ProviderResponseError(f"{name} has a choice without a message.", hint=_SHAPE_HINT)
-    finish_reason = choice.get("finish_reason")
-    if finish_reason not in ("stop", "tool_calls"):
-        shown = redact(repr(finish_reason), secrets, limit=60)
-        raise ProviderResponseError(
-            f"{name} stopped with finish_reason {shown}, not 'stop' or 'tool_calls'.",
-            hint=_FINISH_HINTS.get(str(finish_reason), _SHAPE_HINT),
-        )
-    raw_calls = message.get("tool_calls") or []
-    if not isinstance(raw_calls, list):
-        raise TypeError(f"tool_calls is a {type(raw_calls).__name__}, not a list")
-    calls = [_tool_call(call, max_arguments_chars, secrets) for call in raw_calls]
-    text, thought = message.get("content"), message.get("reasoning_content")
-    for field, value in (("content", text), ("reasoning_content", thought)):
-        if value is not None and not isinstance(value, str):
-            raise TypeError(f"{field} is a {type(value).__name__}, not a string")
-    text = None if text is None else redact(text, secrets, limit=None)
-    thought = None if thought is None else redact(thought, secrets, limit=None)
-    if calls:
-        extras = {"content": text if text and text.strip() else None, "reasoning_content": thought}
-        kept = {key: value for key, value in extras.items() if value is not None}
-        return ModelTurn(tool_calls=tuple(calls), provider_items=(kept,) if kept else ())
-    if text and text.strip():
-        kept = {"reasoning_content": thought} if thought is not None else {}
-        return ModelTurn(final_text=text, provider_items=(kept,) if kept else ())
-    refusal = message.get("refusal")
-    if refusal:
-        raise ProviderResponseError(
-            f"{name} is a refusal, not an answer: {redact(str(refusal), secrets)!r}.",
-            hint="Rephrase the request.",
-        )
-    raise ProviderResponseError(
-        f"{name} holds no tool call and no text.",
-        hint="The model produced nothing the runtime can act on; run again.",
-    )
-
-
-def _tool_call(call: Any, max_arguments_chars: int, secrets: tuple[str, ...]) -> ToolCall:
-    if not isinstance(call, Mapping):
-        raise TypeError(f"a tool call is a {type(call).__name__}, not an object")
-    call_id, function = call.get("id"), call.get("function")
-    shown_id = redact(repr(call_id), secrets, limit=60)
-    if call.get("type", "function") != "function" or not isinstance(function, Mapping):
-        raise ProviderResponseError(
-            f"The tool call {shown_id} is of type "
-            f"{redact(repr(call.get('type')), secrets, limit=60)}, not a function.",
-            hint="The runtime can only run function tools; the turn was rejected.",
-        )
-    return checked_tool_call(
-        call_id,
-        function.get("name"),
-        function.get("arguments"),
-        max_arguments_chars,
-        secrets,
-        noun="tool call",
-        id_label="id",
-        name_label="function name",
-    )
+    def _repr_options(self) -> Iterable[tuple[str, object]]:
+        # No profile: a DeepSeekChatModel always has DeepSeek's.
+        return (("reasoning_effort", self.reasoning_effort), ("strict", self.strict))

@@ -369,7 +369,8 @@ def build_sdk_client(
 ) -> openai.OpenAI:
     """The ``openai.OpenAI`` client an adapter uses, with nothing taken from ``OPENAI_*``.
 
-    Inputs: the ``api_key`` (sent as ``Authorization: Bearer``), the ``base_url``, the
+    Inputs: the ``api_key`` (sent as ``Authorization: Bearer``; an empty key sends no
+    Authorization header, for a local server that needs none), the ``base_url``, the
     per-attempt deadline ``timeout`` in seconds and ``max_retries`` (0 to
     :data:`MAX_RETRIES_LIMIT`; the caller checks the range). Every argument that the SDK would
     otherwise fill from an environment variable is passed: ``api_key`` (``OPENAI_API_KEY``),
@@ -380,7 +381,7 @@ def build_sdk_client(
     SDK drop that variable's, and every other name it lists is passed as ``openai.Omit()``, so
     the SDK removes it. :class:`BoundedTransport` then drops any header still not allowed.
     """
-    own = {"Authorization": f"Bearer {api_key}"}
+    own = {"Authorization": f"Bearer {api_key}"} if api_key else {}
     listed = os.environ.get("OPENAI_CUSTOM_HEADERS", "")
     headers: dict[str, Any] = {
         **{
@@ -390,6 +391,7 @@ def build_sdk_client(
         },
         "OpenAI-Organization": openai.Omit(),
         "OpenAI-Project": openai.Omit(),
+        "Authorization": openai.Omit(),  # replaced by the key, if there is one
         **own,
     }
     return openai.OpenAI(

@@ -3,7 +3,7 @@
 :class:`LocalChatServer` is the twin of
 :class:`~agentcore.providers.local_server.LocalResponsesServer`: the same script of
 :class:`~agentcore.providers.local_server.Reply` objects (so the same
-:func:`~agentcore.providers.local_server.weather_script`), the same request recording, the same
+:func:`~agentcore.course.offline_replies.weather_script`), the same request recording, the same
 Bearer check and error shape (all in
 :class:`~agentcore.providers.local_server.LoopbackServer`); only the endpoint and the JSON
 differ. It answers ``POST /chat/completions`` (and ``POST /beta/chat/completions``, the beta

@@ -23,8 +23,10 @@ What does not depend on the wire format (the thread, the script, the recording, 
 check, the model check, the cached prefix, the faults) is :class:`LoopbackServer`, which
 :class:`~agentcore.providers.local_chat_server.LocalChatServer` shares for Chat Completions.
 
-Only the standard library is used (``http.server`` in a thread); importing this module does
-not import ``openai``.
+The servers know nothing of the course: what they play is the script they are given (the
+weather trajectory is built by :func:`agentcore.course.offline_replies.weather_script`). Only
+the standard library is used (``http.server`` in a thread); importing this module does not
+import ``openai`` or anything from :mod:`agentcore.course`.
 """
 
 from __future__ import annotations
@@ -39,11 +41,6 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
 from typing import Any, TypeVar
-
-from agentcore.course.teaching_tools import DESCRIBE_TEMPERATURE_TOOL, build_tools
-from agentcore.course.text import Language
-from agentcore.course.weather import ScriptedWeatherModel, Task, weather_request
-from agentcore.runtime import AgentRuntime
 
 SERVED_MODELS = ("deepseek-flash", "deepseek-v4-flash")
 """The names the server answers for, as DeepSeek does today: ``deepseek-flash``, and the
@@ -99,7 +96,8 @@ class Reply:
 
     Written as Responses output items; :class:`LocalResponsesServer` sends them as they are,
     :class:`~agentcore.providers.local_chat_server.LocalChatServer` translates the same reply
-    into a chat completion, so one script (such as :func:`weather_script`) plays on both.
+    into a chat completion, so one script (such as
+    :func:`agentcore.course.offline_replies.weather_script`) plays on both.
 
     Fields:
 
@@ -437,7 +435,7 @@ class LocalResponsesServer(LoopbackServer):
     Use it as a context manager; it listens on a free port from ``__enter__`` and always
     stops in ``__exit__``::
 
-        with LocalResponsesServer(weather_script()) as server:
+        with LocalResponsesServer(weather_script()) as server:  # agentcore.course.offline_replies
             model = DeepSeekResponsesModel(
                 model="deepseek-flash", api_key="offline", base_url=server.base_url
             )
@@ -553,33 +551,3 @@ def _scripted_reasoning(items: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         "summary": [],
         "content": [{"type": "reasoning_text", "text": text}],
     }
-
-
-def weather_script(
-    city: str = "Tokyo", task: Task = "convert", language: Language = "en"
-) -> list[Reply]:
-    """Return the replies that play the chapter's weather trajectory over the wire.
-
-    The replies are exactly the turns :class:`agentcore.ScriptedWeatherModel` takes for the
-    same ``city``, ``task`` and ``language`` (same call ids ``call-weather``,
-    ``call-convert``, same final text): the scripted model is run once through
-    :class:`agentcore.AgentRuntime` and each of its turns becomes a :class:`Reply`. Raises
-    ``ValueError`` for an unknown city, task or language.
-    """
-    tools = build_tools()
-    if task == "describe":
-        tools.append(DESCRIBE_TEMPERATURE_TOOL)
-    model = ScriptedWeatherModel(city=city, task=task, language=language)
-    result = AgentRuntime(model, tools).run(weather_request(city, task, language))
-    return [_reply_for(turn) for turn in result.messages if turn["role"] == "assistant"]
-
-
-def _reply_for(turn: Mapping[str, Any]) -> Reply:
-    calls: Sequence[Mapping[str, Any]] = turn.get("tool_calls", [])
-    if calls:
-        return Reply(
-            output=tuple(
-                function_call(call["name"], call["arguments"], call["call_id"]) for call in calls
-            )
-        )
-    return Reply(output=(message(turn["content"]),))

@@ -3,9 +3,9 @@
 Unit tests drive the widgets from Python; only a browser shows whether JupyterLab's front end
 and the kernel's ipywidgets agree ("Error displaying widget", "Loading widget..." forever).
 For each language: lesson 01 runs all its cells and its stepper is clicked until the final
-answer shows, one model turn per click; lesson 06 runs and one experiment is run from its
-panel. In lesson 00's learner notebook a learner answers an exercise and sees its check print
-``✔``, then picks a wrong quiz choice and sees its explanation. Screenshots go to
+answer shows, one model turn per click; lesson 06's appendix runs and one experiment is run
+from its panel. In lesson 00's learner notebook a learner answers an exercise and sees its
+check print ``✔``, then picks a wrong quiz choice and sees its explanation. Screenshots go to
 ``artifacts/browser/`` (ignored by git).
 """
 
@@ -111,10 +111,10 @@ def test_lesson_01_steps_the_run_one_model_turn_per_click(
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_lesson_06_runs_an_experiment_from_the_panel(
+def test_lesson_06_appendix_runs_an_experiment_from_the_panel(
     lab: Any, page: Any, artifacts: Path, language: str
 ) -> None:
-    open_and_run_all(page, lab.lesson(language, "06-experiments.ipynb"))
+    open_and_run_all(page, lab.lesson(language, "06-appendix-reference-and-trajectory.ipynb"))
     panel = widget_in_view(page, ".agentcore-panel")
     panel.locator("select").first.select_option(label=MAX_STEPS_TITLE[language])
     panel.get_by_role("button", name=RUN_TO_END[language], exact=True).click()

@@ -1,0 +1,146 @@
+"""The checks every adapter makes of one tool call in a reply, whatever its wire format.
+
+A reply names a call by three fields: an id, a function name and an ``arguments`` string
+(Responses: ``call_id``, ``name``, ``arguments``; Chat Completions: ``id``,
+``function.name``, ``function.arguments``). :func:`checked_tool_call` turns them into a
+:class:`~agentcore.ToolCall` or refuses the turn; :func:`parse_arguments` reads the
+``arguments`` string strictly (chapter section 10.3: the runtime validates the arguments
+against the tool's model before any handler runs, and this module refuses what is not even
+one JSON object). Both adapters import them from here, so the rules are written once.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterable
+from typing import Any
+
+from agentcore.protocol import ToolCall
+from agentcore.providers.errors import ProviderResponseError
+from agentcore.providers.http import PREVIEW_CHARS, redact
+
+MAX_ARGUMENTS_CHARS = 32_768
+"""The adapter's limit on one call's ``arguments`` string (characters).
+
+Not a provider limit: a teaching tool's arguments are a few dozen characters, and a longer
+string means a runaway generation that should not be parsed and handed to a tool.
+"""
+
+
+def checked_tool_call(
+    call_id: object,
+    name: object,
+    arguments: object,
+    limit: int,
+    secrets: tuple[str, ...],
+    *,
+    noun: str,
+    id_label: str,
+    name_label: str,
+) -> ToolCall:
+    """A :class:`ToolCall` from the three fields a reply gives for one call (both adapters).
+
+    Inputs: the call's id, name and ``arguments`` text as the reply holds them; the longest
+    ``arguments`` accepted; the ``secrets`` no message may show; and the wire format's words
+    for the call, its id field and its name field (Responses: ``function_call``, ``call_id``,
+    ``name``; Chat Completions: ``tool call``, ``id``, ``function name``). Raises
+    :class:`ProviderResponseError` for an empty name or id, arguments that are not a string,
+    and whatever :func:`parse_arguments` refuses.
+    """
+    shown_id = redact(repr(call_id), secrets, limit=60)
+    if not isinstance(name, str) or not name.strip():
+        raise ProviderResponseError(
+            f"A {noun} ({id_label} {shown_id}) has an empty {name_label}.",
+            hint="The runtime cannot know which tool to run; the turn was rejected.",
+        )
+    shown_name = redact(repr(name), secrets, limit=60)
+    if not isinstance(call_id, str) or not call_id.strip():
+        raise ProviderResponseError(
+            f"The {noun} to {shown_name} has an empty {id_label}.",
+            hint="Its output could not be paired with it; the turn was rejected.",
+        )
+    if not isinstance(arguments, str):
+        raise ProviderResponseError(
+            f"The arguments of function {shown_name} ({id_label} {shown_id}) are a "
+            f"{type(arguments).__name__}, not a JSON string.",
+            hint=_ARGUMENTS_HINT,
+        )
+    return ToolCall(call_id, name, parse_arguments(name, arguments, limit, secrets))
+
+
+_ARGUMENTS_HINT = "No tool ran for this turn; run again, or simplify the tool's arguments."
+
+
+class _ArgumentsProblem(ValueError):
+    """Raised from inside ``json.loads`` hooks; turned into a ProviderResponseError."""
+
+
+def _no_constant(name: str) -> Any:
+    raise _ArgumentsProblem(f"they hold {name}, which is not a JSON number")
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise _ArgumentsProblem(f"the number {text[:40]} is too large to be finite")
+    return value
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    seen: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in seen:
+            raise _ArgumentsProblem(f"they hold the key {key!r} twice")
+        seen[key] = value
+    return seen
+
+
+def parse_arguments(
+    name: str,
+    arguments: str,
+    max_arguments_chars: int = MAX_ARGUMENTS_CHARS,
+    secrets: Iterable[str] = (),
+) -> dict[str, Any]:
+    """Parse a function call's ``arguments`` string into a JSON object, strictly.
+
+    Inputs: the function ``name`` (for messages), the ``arguments`` string, the longest
+    string accepted and the ``secrets`` no message may show. Output: the object as a
+    ``dict``.
+
+    Raises :class:`ProviderResponseError`, naming the function and showing at most
+    :data:`~agentcore.providers.http.PREVIEW_CHARS` characters (redacted first), when the
+    string is longer than the limit, is not JSON, is nested too deep, is JSON but not an
+    object, or holds ``NaN``/``Infinity``, a number too large to be finite, or a key twice
+    (Python's ``json.loads`` accepts those last two silently).
+    """
+    secrets = tuple(secrets)
+    shown = redact(repr(name), secrets, limit=60)
+    preview = redact(arguments, secrets, limit=PREVIEW_CHARS)
+    problem: str | None = None
+    if len(arguments) > max_arguments_chars:
+        problem = (
+            f"are {len(arguments)} characters long, over the adapter's limit of "
+            f"{max_arguments_chars}"
+        )
+    else:
+        try:
+            value = json.loads(
+                arguments,
+                parse_constant=_no_constant,
+                parse_float=_finite,
+                object_pairs_hook=_unique_keys,
+            )
+        except json.JSONDecodeError as error:
+            problem = f"are not JSON ({error.msg} at character {error.pos})"
+        except _ArgumentsProblem as error:
+            problem = f"are not valid JSON: {redact(str(error), secrets)}"
+        except (RecursionError, ValueError) as error:  # nesting too deep, an integer too long
+            problem = f"cannot be read as JSON here ({type(error).__name__})"
+        else:
+            if isinstance(value, dict):
+                return value
+            problem = f"are JSON but not an object (got {type(value).__name__})"
+    raise ProviderResponseError(
+        f"The arguments of function {shown} {problem}: {preview!r}.", hint=_ARGUMENTS_HINT
+    )
