@@ -3,8 +3,9 @@
     python -m scripts.classroom distribution DIR   # make or update DIR as a git repository
 
 The learner distribution is what learners may receive: the package (``agentcore/`` and
-``pyproject.toml``, so ``pip install -e .`` works in a copy), the READMEs, the glossary, the
-cheatsheets and the README's images (what the lessons link to), and the learner
+``pyproject.toml``, so ``pip install .`` works in a copy), the learners' own README in both
+languages and ``.gitignore`` (from ``docs/learner/``), the licenses, the glossary, the
+cheatsheets and the images (what the lessons link to), and the learner
 notebooks ``notebooks/<lang>/NN-*.ipynb``. It never holds ``notebooks/<lang>/solutions/`` (the
 solution sources), and the command refuses to build when a learner notebook still holds
 nbgrader's solution or hidden-test markers, or the text of an answer region of a solution source.
@@ -29,6 +30,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 LANGUAGES = ("en", "zh-CN")
@@ -37,14 +39,27 @@ MARKER_FILE = ".agentcore-learner-distribution"
 TOP_LEVEL_FILES = (
     "pyproject.toml",
     "environment.yml",  # so the published learner repository also builds on Binder
-    "README.md",
-    "README.zh-CN.md",
-    "CHANGELOG.md",
     "LICENSE",
+    "LICENSE-lessons.md",
 )
+# The learners' own README (not the teacher's: no solutions, tests or "Teach it") and .gitignore.
+LEARNER_FILES = {
+    "docs/learner/README.md": "README.md",
+    "docs/learner/README.zh-CN.md": "README.zh-CN.md",
+    "docs/learner/gitignore": ".gitignore",
+}
 # What the lessons and the READMEs link to (each lesson's glossary link, the cheatsheet, the README
 # screenshots); docs/teaching/ stays out, it holds the expected answers.
-LEARNER_DOCS = ("docs/GLOSSARY.md", "docs/cheatsheet.md", "docs/cheatsheet.zh-CN.md", "docs/images")
+# Lesson 04 points at the runtime's tests as examples of trajectory tests (with the chapter's
+# trace they import).
+LEARNER_DOCS = (
+    "docs/GLOSSARY.md",
+    "docs/cheatsheet.md",
+    "docs/cheatsheet.zh-CN.md",
+    "docs/images",
+    "tests/test_runtime.py",
+    "tests/chapter.py",
+)
 SOLUTION_MARKERS = ("### BEGIN SOLUTION", "### END SOLUTION", "### BEGIN HIDDEN TESTS")
 ANSWER_REGION = re.compile(r"### BEGIN SOLUTION\n(.*?)### END SOLUTION", re.S)
 # A fixed author, so the build works without a git identity configured.
@@ -121,6 +136,9 @@ def _copy_learner_files(source: Path, target: Path) -> None:
     for name in TOP_LEVEL_FILES:
         if (source / name).exists():
             shutil.copy2(source / name, target / name)
+    for name, destination in LEARNER_FILES.items():
+        if (source / name).exists():
+            shutil.copy2(source / name, target / destination)
     for name in LEARNER_DOCS:
         if (source / name).is_dir():
             shutil.copytree(source / name, target / name)
@@ -178,17 +196,97 @@ def build_distribution(target: Path, source: Path = ROOT) -> str:
 
 
 def main(argv: list[str]) -> int:
-    """``distribution DIR``: build it and print the commit; the exit status."""
-    if len(argv) != 2 or argv[0] != "distribution":
-        print("usage: python -m scripts.classroom distribution DIR", file=sys.stderr)
-        return 2
-    target = Path(argv[1])
+    """The command line (``--help`` lists the commands); the exit status."""
+    import argparse
+
+    parser = argparse.ArgumentParser(
+        prog="python -m scripts.classroom",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    commands = parser.add_subparsers(dest="command", required=True)
+    distribution = commands.add_parser("distribution", help="build the learner distribution")
+    distribution.add_argument("dir", type=Path)
+    serve = commands.add_parser("serve", help="run JupyterHub for a class until Ctrl-C")
+    who = serve.add_mutually_exclusive_group(required=True)
+    who.add_argument("--learners", type=int, metavar="N", help="learner01 ... learnerNN")
+    who.add_argument("--roster", type=Path, metavar="FILE", help="one learner name per line")
+    serve.add_argument("--teacher", default="teacher", help="the teacher's account (hub admin)")
+    serve.add_argument("--ip", default="127.0.0.1", help="listen address (default 127.0.0.1)")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--certificate", type=Path, help="HTTPS certificate (PEM)")
+    serve.add_argument("--key", type=Path, help="its private key (PEM)")
+    progress = commands.add_parser("progress", help="who did which exercise (no code is run)")
+    progress.add_argument("--html", type=Path, help="the HTML page (default hub/progress.html)")
+    collect = commands.add_parser("collect", help="learners' lessons into nbgrader's submitted/")
+    grade = commands.add_parser("grade", help="autograde, feedback to learners, grades.csv")
+    remove = commands.add_parser("remove", help="delete a class's accounts and its folder")
+    for command in (serve, progress, collect, grade, remove):
+        command.add_argument(
+            "--folder",
+            type=Path,
+            default=Path("/srv/agentcore-class"),
+            help="the class folder (default /srv/agentcore-class)",
+        )
+    args = parser.parse_args(argv)
+    if args.command == "distribution":
+        try:
+            commit = build_distribution(args.dir)
+        except (LeakError, ValueError) as error:
+            print(error, file=sys.stderr)
+            return 1
+        where = args.dir.resolve()
+        print(f"learner distribution in {where} (branch {BRANCH}, commit {commit[:12]})")
+        return 0
+    # The hub's modules import this one: load them only for the commands that need them.
+    from scripts import accounts, hub
+    from scripts import serve as serving
+
+    folder = hub.ClassFolder(args.folder.resolve())
     try:
-        commit = build_distribution(target)
-    except (LeakError, ValueError) as error:
-        print(error, file=sys.stderr)
+        if args.command == "remove":
+            removed = serving.remove_class(folder)
+            print(f"removed {len(removed)} accounts and {folder.root}")
+            return 0
+        if args.command in ("progress", "collect", "grade"):
+            return _follow(args.command, folder, args)
+        learners = (
+            accounts.numbered_roster(args.learners)
+            if args.learners is not None
+            else accounts.read_roster(args.roster)
+        )
+        settings = hub.Settings(tuple(learners), args.teacher, args.ip, args.port,
+                                args.certificate, args.key)  # fmt: skip
+        return serving.serve(folder, settings)
+    except (ValueError, RuntimeError) as error:
+        print(f"error: {error}", file=sys.stderr)
         return 1
-    print(f"learner distribution in {target.resolve()} (branch {BRANCH}, commit {commit[:12]})")
+
+
+def _follow(command: str, folder: Any, args: Any) -> int:
+    """``progress``, ``collect`` and ``grade`` (scripts.grading) on the class ``folder``."""
+    from scripts import grading
+
+    if not folder.logins.exists():
+        print(f"error: {folder.root} holds no class (run serve first)", file=sys.stderr)
+        return 1
+    if command == "progress":
+        report = grading.progress(folder, folder.distribution)
+        print(grading.progress_table(report))
+        page = args.html or folder.hub / "progress.html"
+        page.write_text(grading.progress_html(report), encoding="utf-8")
+        print(f"the same with a chart: {page.resolve()}")
+    elif command == "collect":
+        collected = grading.collect(folder, ROOT / "notebooks")
+        for learner, names in collected.items():
+            print(f"{learner}: {len(names)} lessons")
+        print(f"into {folder.root / 'grading' / 'submitted'} (nbgrader's layout)")
+    else:
+        if not (folder.root / "grading-env").exists():
+            print("installing nbgrader for the grader (once) ...", flush=True)
+        grades = grading.grade(folder, grading.grading_environment(folder))
+        print(f"graded as {grading.GRADER!r}; feedback is in each learner's ~/feedback/")
+        print(f"grades: {grades}")
     return 0
 
 

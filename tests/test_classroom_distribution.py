@@ -7,6 +7,7 @@ tests need only git, so they run everywhere.
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -87,3 +88,89 @@ def test_it_refuses_a_folder_that_is_not_a_distribution(
     assert classroom.main(["distribution", str(tmp_path)]) == 1
     assert "neither empty nor a learner distribution" in capsys.readouterr().err
     assert (tmp_path / "notes.txt").read_text() == "mine"
+
+
+LINK = re.compile(r"\]\(([^)\s]+)(?:\s+\"[^\"]*\")?\)|(?:href|src)=\"([^\"]+)\"")
+
+
+def relative_links(folder: Path) -> list[tuple[Path, str]]:
+    """Every relative link of the Markdown files and notebook Markdown cells in ``folder``."""
+    found: list[tuple[Path, str]] = []
+    for path in sorted(folder.rglob("*")):
+        if ".git" in path.relative_to(folder).parts or path.suffix not in (".md", ".ipynb"):
+            continue
+        text = path.read_text(encoding="utf-8")
+        if path.suffix == ".ipynb":
+            text = "\n".join(
+                "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+                for cell in json.loads(text)["cells"]
+                if cell["cell_type"] == "markdown"
+            )
+        # Code is not a link: drop fenced blocks and inline code spans first.
+        text = re.sub(r"```.*?```", "", text, flags=re.S)
+        text = re.sub(r"`[^`\n]*`", "", text)
+        for match in LINK.finditer(text):
+            target = match.group(1) or match.group(2)
+            if re.match(r"^[a-z][a-z0-9+.-]*:", target) or target.startswith("#"):
+                continue  # a web address or an anchor in the same file
+            found.append((path, target))
+    return found
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The learner distribution of this checkout, built once for the tests below."""
+    target = tmp_path_factory.mktemp("published") / "agentcore-course-learners"
+    classroom.build_distribution(target)
+    return target
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+def test_every_relative_link_in_the_distribution_resolves(built: Path) -> None:
+    links = relative_links(built)
+    assert len(links) > 50, "the link pattern finds the lessons' links"
+    broken = [
+        f"{path.relative_to(built)}: {target}"
+        for path, target in links
+        if not (path.parent / target.split("#", 1)[0]).exists()
+    ]
+    assert broken == []
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+def test_the_readme_is_the_learners_in_both_languages_without_teacher_material(
+    built: Path,
+) -> None:
+    for name, first in (
+        ("README.md", "notebooks/en/00"),
+        ("README.zh-CN.md", "notebooks/zh-CN/00"),
+    ):
+        text = (built / name).read_text(encoding="utf-8")
+        assert first in text, "it says what to open first"
+        assert "my-work/" in text and "git checkout --" in text
+        for teacher_only in (
+            "solutions",
+            "Teach it",
+            "scripts.",
+            "pytest",
+            "nbgrader",
+            "benchmarks",
+        ):
+            assert teacher_only not in text, (name, teacher_only)
+    assert (built / "README.md").read_text() != (classroom.ROOT / "README.md").read_text()
+    assert (built / "LICENSE").exists() and (built / "LICENSE-lessons.md").exists()
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+def test_git_ignores_the_learners_own_copies_and_checkpoints(built: Path) -> None:
+    for path in (
+        "my-work/01-the-loop.ipynb",
+        "notebooks/en/.ipynb_checkpoints/01-the-loop-checkpoint.ipynb",
+    ):
+        assert (
+            subprocess.run(
+                ["git", "-C", str(built), "check-ignore", "--quiet", path], check=False
+            ).returncode
+            == 0
+        ), path
+    assert ".gitignore" in git(built, "ls-files").split()

@@ -17,9 +17,14 @@ ROOT = Path(__file__).resolve().parents[1]
 SECTIONS = {"README.md": "## Teach it", "README.zh-CN.md": "## 用它来教"}
 RUN_BY = {
     "python -m scripts.classroom distribution ../agentcore-course-learners":
-        "tests/classroom: the distribution fixture runs scripts.classroom.main",
+        "tests/test_classroom_distribution.py runs scripts.classroom.main",
     'pip install -e ".[classroom]"': ".ci/run (classroom block)",
-    "npm install --prefix .classroom/npm configurable-http-proxy": ".ci/run (classroom block)",
+    "npm install --prefix .classroom/npm configurable-http-proxy@5.2.0": ".ci/run (classroom)",
+    "python -m scripts.classroom serve --roster roster.txt":
+        "tests/classroom: serve again, as a subprocess, with a roster file",
+    "python -m scripts.classroom progress": "tests/classroom: the teacher follows and grades",
+    "python -m scripts.classroom collect": "tests/classroom: the teacher follows and grades",
+    "python -m scripts.classroom grade": "tests/classroom: the teacher follows and grades",
     "python -m pytest tests/classroom": ".ci/run runs the whole suite with classroom required",
 }  # fmt: skip
 CLUSTER_ONLY = ("jupyter-repo2docker", "--image-name", "docker push")

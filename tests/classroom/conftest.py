@@ -1,9 +1,11 @@
 """Fixtures for the classroom suite: a whole class on one JupyterHub on 127.0.0.1.
 
-The hub is ``scripts.hub.local_hub``: configurable-http-proxy from npm in front, the
-shared-password authenticator, SimpleLocalProcessSpawner with one home folder per learner, all
-in a temporary folder; the hub, the proxy and every server and kernel it started are stopped
-when the module ends, whatever happened.
+The class is what ``python -m scripts.classroom serve`` makes (``scripts.serve.prepare_class``
+and ``scripts.hub.running_hub``): a class folder under /var/tmp (its parents must be open to
+the learners' accounts, which pytest's own temporary folder is not), the learner environment,
+one system account per learner and the teacher, the PAM login, LocalProcessSpawner. When the
+module ends, whatever happened, the hub and every process it started are stopped and
+``scripts.serve.remove_class`` deletes every account it made and the whole folder.
 
 Where the proxy, JupyterHub or nbgitpuller is missing, the suite is skipped with the reason
 (install the ``classroom`` extra, and ``npm install --prefix .classroom/npm
@@ -16,11 +18,19 @@ from __future__ import annotations
 import importlib.util
 import os
 import shutil
+import tempfile
 from collections.abc import Iterator
+from contextlib import ExitStack
+from pathlib import Path
 
 import pytest
 
-from scripts.hub import Hub, local_hub, proxy_command
+from scripts.hub import ClassFolder, Hub, Settings, free_port, proxy_command, running_hub
+from scripts.serve import prepare_class, remove_class
+
+# Three learners of the class test and a fourth for the capacity measurement.
+LEARNERS = ("ada", "grace", "linus", "margaret")
+TEACHER = "classtest-teacher"
 
 
 def missing_classroom() -> str | None:
@@ -35,6 +45,8 @@ def missing_classroom() -> str | None:
         )
     if shutil.which("git") is None:
         return "git is not installed"
+    if os.geteuid() != 0 or shutil.which("useradd") is None:
+        return "a class hub makes system accounts: run as root, with useradd (passwd package)"
     return None
 
 
@@ -52,8 +64,43 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         item.add_marker(pytest.mark.skip(reason=reason))
 
 
+class Classroom:
+    """The module's class: its folder and settings, and the hub while it runs."""
+
+    def __init__(self, folder: ClassFolder, settings: Settings) -> None:
+        self.folder = folder
+        self.settings = settings
+        self.logins = prepare_class(folder, settings)
+        self._stack = ExitStack()
+        self.hub: Hub = self._stack.enter_context(running_hub(folder, settings))
+
+    def stop(self) -> None:
+        """Stop the hub and all it started (the accounts and homes stay)."""
+        self._stack.close()
+
+    def start(self) -> Hub:
+        """Start the hub again on the same folder (a restart)."""
+        self._stack = ExitStack()
+        self.hub = self._stack.enter_context(running_hub(self.folder, self.settings))
+        return self.hub
+
+
 @pytest.fixture(scope="module")
-def hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Hub]:
-    """A running hub for the module; stopped with everything it started at the end."""
-    with local_hub(tmp_path_factory.mktemp("hub")) as running:
-        yield running
+def classroom() -> Iterator[Classroom]:
+    """The module's class of LEARNERS; everything it made is removed at the end."""
+    root = Path(tempfile.mkdtemp(prefix="agentcore-class-test-", dir="/var/tmp"))
+    folder = ClassFolder(root)
+    room: Classroom | None = None
+    try:
+        room = Classroom(folder, Settings(LEARNERS, TEACHER, port=free_port()))
+        yield room
+    finally:
+        if room is not None:
+            room.stop()
+        remove_class(folder)
+
+
+@pytest.fixture(scope="module")
+def hub(classroom: Classroom) -> Hub:
+    """The class's running hub."""
+    return classroom.hub

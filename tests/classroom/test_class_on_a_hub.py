@@ -1,42 +1,64 @@
-"""A class of three on one JupyterHub: log in, pull the course with a link, run lesson 01.
+"""A class on one JupyterHub, as ``python -m scripts.classroom serve`` runs it, end to end.
 
-What a teacher does for a class, end to end on 127.0.0.1:
+What a teacher does for a class, on 127.0.0.1:
 
-1. build the learner distribution as a git repository (``python -m scripts.classroom
-   distribution DIR``), the folder a teacher would publish;
-2. three learners log in with the class's shared password (the hub's login form);
+1. ``serve`` builds the learner distribution into the class folder, installs it into the
+   learner environment, and makes one system account per learner (and the teacher), each with
+   a password of its own and a home only that account can read;
+2. three learners log in with their own passwords; a learner's password does not open another
+   learner's account, and a name off the roster does not log in;
 3. each one follows the nbgitpuller link
    ``/hub/user-redirect/git-pull?repo=file://DIR&branch=main&urlpath=...``: the hub sends the
    link to the learner's own server, whose nbgitpuller page pulls the repository into the
    learner's home (the page's script calls nbgitpuller's ``git-pull/api`` with the link's query;
    the test makes that same call with the learner's cookies);
-4. no solution text reached any home;
+4. no solution text reached any home; from a learner's kernel, ``agentcore`` is the learner
+   environment's copy, and the teacher's checkout (its solutions), the hub's private folder
+   and another learner's home cannot be read; a JupyterLab setting one learner changes is theirs;
 5. lesson 01 runs top to bottom in each learner's own kernel (started by that learner's server,
-   working in that learner's home), the three at the same time;
+   running as that learner, in that learner's home), the three at the same time;
 6. one learner opens the link in Chromium, lands on lesson 01 in JupyterLab through the hub,
-   runs it and steps the stepper to the final answer.
+   runs it and steps the stepper to the final answer;
+7. the teacher stops the hub and runs ``serve`` again: a second ``serve`` on the same port says
+   it is busy, the learners' passwords and work are still there, and Ctrl-C leaves no process
+   behind.
 """
 
 from __future__ import annotations
 
 import asyncio
+import csv
 import json
 import os
+import pwd
+import signal
+import subprocess
+import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlencode
 
+import psutil
 import pytest
 import requests
 
-from scripts.classroom import answer_regions, build_distribution, solution_leaks
-from scripts.hub import Hub, code_cells, log_in, run_in_kernel, run_sync, start_servers
+from scripts.classroom import ROOT, answer_regions, build_distribution, solution_leaks
+from scripts.hub import (
+    DISTRIBUTION,
+    Hub,
+    code_cells,
+    log_in,
+    run_in_kernel,
+    run_sync,
+    start_servers,
+    stop_processes,
+)
 
 LEARNERS = ("ada", "grace", "linus")
 LESSON = "notebooks/en/01-the-loop.ipynb"
-TARGET = "agentcore-course"  # the folder nbgitpuller makes in each home (the repo's name)
+TARGET = DISTRIBUTION  # the folder nbgitpuller makes in each home (the repository's name)
 CHROMIUM = Path(os.environ.get("AGENTCORE_CHROMIUM", "/usr/bin/chromium"))
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-sync"]
 TIMEOUT_MS = 90_000
@@ -71,13 +93,9 @@ def follow_pull_link(hub: Hub, session: requests.Session, learner: str, link: st
 
 
 @pytest.fixture(scope="module")
-def distribution(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The learner distribution, built by the command a teacher runs."""
-    from scripts.classroom import main
-
-    folder = tmp_path_factory.mktemp("published") / TARGET
-    assert main(["distribution", str(folder)]) == 0
-    return folder
+def distribution(hub: Hub) -> Path:
+    """The learner distribution ``serve`` built into the class folder."""
+    return hub.folder.distribution
 
 
 @pytest.fixture(scope="module")
@@ -101,6 +119,28 @@ def test_the_distribution_holds_learner_notebooks_and_no_solutions(distribution:
     assert build_distribution(distribution) == head
 
 
+def test_each_learner_is_a_system_account_with_a_home_of_their_own(hub: Hub) -> None:
+    for learner in LEARNERS:
+        account = pwd.getpwnam(learner)
+        home = Path(account.pw_dir)
+        assert home == hub.home(learner)
+        assert home.stat().st_uid == account.pw_uid
+        assert home.stat().st_mode & 0o777 == 0o700, oct(home.stat().st_mode)
+    assert oct(hub.folder.logins.stat().st_mode & 0o777) == "0o600"
+    assert oct(hub.folder.hub.stat().st_mode & 0o777) == "0o700"
+
+
+def test_learners_log_in_only_as_themselves(hub: Hub) -> None:
+    log_in(hub, "ada")
+    with pytest.raises(RuntimeError, match="login refused for grace: 403"):
+        log_in(hub, "grace", hub.password("ada"))
+    with pytest.raises(RuntimeError, match="login refused for mallory: 403"):
+        log_in(hub, "mallory", hub.password("ada"))
+    users = hub.api("GET", "/hub/api/users").json()
+    admins = [user["name"] for user in users if user["admin"]]
+    assert admins == ["classtest-teacher"]
+
+
 def test_each_learner_pulled_the_course_into_their_own_home_without_solutions(
     hub: Hub, class_pulled: dict[str, requests.Session]
 ) -> None:
@@ -115,7 +155,11 @@ def test_each_learner_pulled_the_course_into_their_own_home_without_solutions(
 def test_lesson_01_runs_in_each_learners_own_kernel_at_the_same_time(
     hub: Hub, class_pulled: dict[str, requests.Session]
 ) -> None:
-    cells = ["import os; print(os.getcwd())", *code_cells(hub.home(LEARNERS[0]) / TARGET / LESSON)]
+    cells = [
+        "import os; print(os.getcwd())",
+        "import getpass; print(getpass.getuser())",
+        *code_cells(hub.home(LEARNERS[0]) / TARGET / LESSON),
+    ]
 
     async def everyone() -> list[dict[str, Any]]:
         runs = (run_in_kernel(hub, name, f"{TARGET}/{LESSON}", cells) for name in LEARNERS)
@@ -128,6 +172,7 @@ def test_lesson_01_runs_in_each_learners_own_kernel_at_the_same_time(
         assert result["errors"] == [], (learner, result["errors"])
         cwd = Path(result["texts"][0].strip())
         assert cwd == hub.home(learner) / TARGET / Path(LESSON).parent, "not the learner's home"
+        assert result["texts"][1].strip() == learner, "the kernel does not run as its learner"
         answer = "Tokyo's deterministic teaching record is 18.0°C (64.4°F), cloudy."
         assert answer in "".join(result["texts"])
     print(f"lesson 01 in three kernels at once: {elapsed:.1f} s")
@@ -160,9 +205,13 @@ def step_lesson_01_in_chromium(hub: Hub, distribution: Path) -> None:
             page = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
             page.goto(f"{hub.url}/hub/login")
             page.fill("input[name=username]", learner)
-            page.fill("input[name=password]", hub.password)
+            page.fill("input[name=password]", hub.password(learner))
             page.click("input[type=submit], button[type=submit]")
-            page.wait_for_url("**/user/**", timeout=TIMEOUT_MS)
+            # Logging in alone pulls the course and opens lesson 00 (the hub's default URL is
+            # an nbgitpuller link); wait for it, so the two pulls do not overlap.
+            page.wait_for_url(
+                f"**/user/{learner}/lab/tree/{TARGET}/notebooks/en/00-*", timeout=TIMEOUT_MS
+            )
             page.goto(pull_link(hub.url, distribution))
             page.wait_for_url(f"**/user/{learner}/lab/tree/{TARGET}/**", timeout=TIMEOUT_MS)
             page.wait_for_selector(".jp-Notebook", timeout=TIMEOUT_MS)
@@ -195,10 +244,10 @@ def step_lesson_01_in_chromium(hub: Hub, distribution: Path) -> None:
             browser.close()
 
 
-def test_the_capacity_benchmark_measures_a_learner_on_this_hub(
-    hub: Hub, distribution: Path, capsys: pytest.CaptureFixture[str]
+def test_the_capacity_benchmark_simulates_a_learner_on_this_hub(
+    hub: Hub, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """benchmarks/capacity.py's measurement, on the suite's hub, for a fourth learner."""
+    """benchmarks/capacity.py's simulated session and measurement, for a fourth learner."""
     import importlib.util
 
     path = Path(__file__).resolve().parents[2] / "benchmarks" / "capacity.py"
@@ -206,10 +255,196 @@ def test_the_capacity_benchmark_measures_a_learner_on_this_hub(
     assert spec and spec.loader
     capacity = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(capacity)
-    figures = capacity.measure(hub, distribution, learner="margaret")
-    assert figures["learner_processes"] >= 3  # the server and the two lessons' kernels
-    assert 0 < figures["learner_pss"] <= figures["learner_rss"]
-    assert figures["hub_pss"] > 0 and figures["hub_processes"] == 2  # the hub and its proxy
-    assert figures["capacity"] >= 1
+    figures = capacity.simulate(hub, ["margaret"])
+    assert figures["learners"] == 1 and figures["spawn"][0] > 0
+    assert figures["first_cell"][0] > 0 and figures["cpu_per_lesson"][0] > 0
+    # Shutting the three kernels down leaves the server alone: less memory, still some.
+    assert 0 < figures["idle_pss"][0] < figures["active_pss"][0]
+    assert figures["hub_pss"] > 0
+    assert figures["idle_capacity"] > figures["active_capacity"] >= 1
     with capsys.disabled():
         print("\n" + capacity.report(figures))
+
+
+PROBE = """
+import json, os
+import agentcore
+found = {"agentcore": agentcore.__file__}
+for name, path in json.loads(%r).items():
+    try:
+        if os.path.isdir(path):
+            os.listdir(path)
+        else:
+            open(path, "rb").read(1)
+        found[name] = "read"
+    except PermissionError:
+        found[name] = "refused"
+print(json.dumps(found))
+"""
+
+
+def test_a_learner_kernel_reads_no_solution_no_teacher_file_and_no_other_home(
+    hub: Hub, class_pulled: dict[str, requests.Session]
+) -> None:
+    solution = ROOT / "notebooks" / "en" / "solutions" / Path(LESSON).name
+    assert solution.exists()
+    targets = {
+        "solution notebook": str(solution),
+        "teacher's checkout": str(ROOT),
+        "teacher's guide": str(ROOT / "docs" / "teaching" / "README.md"),
+        "logins.csv": str(hub.folder.logins),
+        "hub folder": str(hub.folder.hub),
+        "another learner's home": str(hub.home("grace")),
+        "another learner's lesson": str(hub.home("grace") / TARGET / LESSON),
+    }
+    result = run_sync(
+        run_in_kernel(hub, "ada", f"{TARGET}/{LESSON}", [PROBE % json.dumps(targets)])
+    )
+    assert result["errors"] == []
+    found = json.loads(result["texts"][0])
+    # The package is the learner environment's installed copy, not the teacher's checkout.
+    assert found.pop("agentcore").startswith(str(hub.folder.environment / "lib")), found
+    assert found == dict.fromkeys(targets, "refused")
+    # The learner still reads their own work.
+    own = run_sync(
+        run_in_kernel(
+            hub, "ada", f"{TARGET}/{LESSON}", [f"open({LESSON.split('/')[-1]!r}).read(1)"]
+        )
+    )
+    assert own["errors"] == []
+
+
+def test_a_jupyterlab_setting_a_learner_changes_is_only_theirs(
+    hub: Hub, class_pulled: dict[str, requests.Session]
+) -> None:
+    plugin = "@jupyterlab/apputils-extension:themes"
+    ada = class_pulled["ada"]
+    ada.get(f"{hub.url}/user/ada/lab", timeout=60).raise_for_status()
+    xsrf = next(c.value for c in ada.cookies if c.name == "_xsrf" and "/user/ada" in c.path)
+    changed = ada.put(
+        f"{hub.url}/user/ada/lab/api/settings/{plugin}",
+        json={"raw": '{"theme": "JupyterLab Dark"}'},
+        headers={"X-XSRFToken": xsrf},
+        timeout=60,
+    )
+    assert changed.status_code == 204, changed.text
+    stored = hub.home("ada") / ".jupyter" / "lab" / "user-settings" / plugin.replace(":", "/")
+    assert "JupyterLab Dark" in stored.with_suffix(".jupyterlab-settings").read_text()
+    grace = class_pulled["grace"].get(f"{hub.url}/user/grace/lab/api/settings/{plugin}", timeout=60)
+    assert grace.json()["settings"].get("theme") != "JupyterLab Dark"
+
+
+def save_as(hub: Hub, learner: str, lesson: str, notebook: dict[str, Any]) -> None:
+    """Save a notebook into the learner's copy through their server, as JupyterLab saves."""
+    saved = hub.api(
+        "PUT",
+        f"/user/{learner}/api/contents/{TARGET}/{lesson}",
+        json={"type": "notebook", "format": "json", "content": notebook},
+    )
+    assert saved.status_code in (200, 201), saved.text
+
+
+def test_the_teacher_follows_progress_collects_and_grades_as_the_grader(
+    hub: Hub, class_pulled: dict[str, requests.Session], capsys: pytest.CaptureFixture[str]
+) -> None:
+    from scripts import grading
+    from scripts.classroom import main
+    from tests.test_grading import notebook
+
+    lesson = "notebooks/en/03-errors.ipynb"
+    save_as(hub, "ada", lesson, notebook("solved"))
+    save_as(hub, "grace", lesson, notebook("wrong"))
+    assert pwd.getpwuid((hub.home("ada") / TARGET / lesson).stat().st_uid).pw_name == "ada"
+    folder = ["--folder", str(hub.folder.root)]
+
+    assert main(["progress", *folder]) == 0
+    table = capsys.readouterr().out
+    rows = {line.split()[0]: line.split() for line in table.splitlines()[1:5]}
+    report = grading.progress(hub.folder, hub.folder.distribution)
+    columns = [i for i, name in enumerate(report.exercises, start=1) if name.startswith("03-")]
+    assert [rows["ada"][i] for i in columns] == ["✔", "✔"]
+    assert [rows["grace"][i] for i in columns] == ["✘", "✘"]
+    assert set(rows["linus"][1:-1]) == {"·"}
+    assert "<svg" in (hub.folder.hub / "progress.html").read_text()
+
+    assert main(["collect", *folder]) == 0
+    assert "ada: 1 lessons" in capsys.readouterr().out
+    submitted = hub.folder.root / "grading" / "submitted"
+    assert sorted(path.name for path in submitted.iterdir()) == ["ada", "grace"]
+    assert (submitted / "ada" / "03-errors-en" / "03-errors.ipynb").exists()
+
+    assert main(["grade", *folder]) == 0
+    out = capsys.readouterr().out
+    grades = Path(out.split("grades: ", 1)[1].strip())
+    with grades.open(newline="") as handle:
+        scores = {
+            row["student_id"]: float(row["raw_score"])
+            for row in csv.DictReader(handle)
+            if row["assignment"] == "03-errors-en"
+        }
+    assert scores == {"ada": 2.0, "grace": 0.0}  # both of grace's answers are wrong ones
+    grader = pwd.getpwnam(grading.GRADER)
+    assert (grades.parent / "gradebook.db").stat().st_uid == grader.pw_uid
+    feedback = hub.home("ada") / "feedback" / "03-errors-en" / "03-errors.html"
+    assert feedback.stat().st_uid == pwd.getpwnam("ada").pw_uid
+    assert "03-errors" in feedback.read_text()
+
+
+def test_serve_again_keeps_accounts_and_work_and_stops_without_leftovers(
+    classroom: Any, class_pulled: dict[str, requests.Session]
+) -> None:
+    """The teacher stops the class and runs ``serve`` again (the last test of the module)."""
+    hub = classroom.hub
+    note = "ada's own work, kept across a restart"
+    write = (
+        "import os; os.makedirs('my-work', exist_ok=True); "
+        f"open('my-work/note.txt', 'w').write({note!r})"
+    )
+    assert run_sync(run_in_kernel(hub, "ada", "x.ipynb", [write]))["errors"] == []
+    classroom.stop()
+    roster = classroom.folder.root / "roster.txt"
+    roster.write_text("# the class\n" + "\n".join(classroom.settings.learners) + "\n")
+    command = [sys.executable, "-m", "scripts.classroom", "serve", "--roster", str(roster),
+               "--teacher", classroom.settings.teacher, "--folder", str(classroom.folder.root),
+               "--port", str(classroom.settings.port)]  # fmt: skip
+    serve = subprocess.Popen(
+        command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+    )
+    try:
+        assert serve.stdout is not None
+        printed = []
+        for line in serve.stdout:
+            printed.append(line)
+            if "JupyterLab terminal" in line:
+                break
+        text = "".join(printed)
+        assert f"running at {hub.url}/" in text, text
+        assert "log in as 'classtest-teacher';" in text  # its password was printed the first time
+        assert str(classroom.folder.logins) in text and "accounts are new" not in text
+        second = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=120)
+        assert second.returncode == 1
+        assert f"127.0.0.1:{classroom.settings.port} is already in use" in second.stderr
+        log_in(hub, "ada")  # the same password as before the restart
+        start_servers(hub, ["ada"])
+        kept = hub.api("GET", "/user/ada/api/contents/my-work/note.txt")
+        assert kept.status_code == 200 and kept.json()["content"] == note
+        started = [child.pid for child in psutil.Process(serve.pid).children(recursive=True)]
+        assert len(started) >= 4  # the hub, its proxy, the idle culler, ada's server
+        serve.send_signal(signal.SIGINT)
+        rest, _ = serve.communicate(timeout=120)
+        assert serve.returncode == 0, rest
+        assert "the accounts and the learners' work are kept" in rest
+        assert not [pid for pid in started if psutil.pid_exists(pid)]
+        uids = {pwd.getpwnam(name).pw_uid for name in classroom.settings.learners}
+        left = [p.pid for p in psutil.process_iter(["uids"]) if p.info["uids"].real in uids]
+        assert left == []
+    finally:
+        if serve.poll() is None:  # a failed assertion: stop it as Ctrl-C would, then for sure
+            below = [child.pid for child in psutil.Process(serve.pid).children(recursive=True)]
+            serve.send_signal(signal.SIGINT)
+            try:
+                serve.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                serve.kill()
+                serve.wait()
+            stop_processes(below)
