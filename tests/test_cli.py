@@ -31,7 +31,7 @@ def test_module_entry_point_prints_the_chapter_trace_and_counts() -> None:
 def test_chinese_output(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--language", "zh-CN", "--city", "Paris"]) == 0
     out = capsys.readouterr().out
-    assert "[3] FINAL   巴黎的确定性教学记录是 12.0°C（53.6°F），小雨。" in out
+    assert "[3] FINAL   按教学数据，巴黎 12.0°C（53.6°F），小雨。" in out
     assert "模型轮次：3（max_steps=6）" in out
 
 

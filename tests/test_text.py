@@ -130,7 +130,7 @@ def test_the_describe_answer_says_mild_without_translationese() -> None:
     from agentcore.course.experiments import third_tool
 
     answer = third_tool(language="zh-CN").play().answer
-    assert answer == "东京的确定性教学记录是 18.0°C（64.4°F），多云，气温温和。"
+    assert answer == "按教学数据，东京 18.0°C（64.4°F），多云，气温温和。"
     assert "体感" not in answer
 
 

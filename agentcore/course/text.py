@@ -17,6 +17,8 @@ message ids only; the terms of ``docs/GLOSSARY.md`` are used the same way in bot
 * :func:`phrase`: the string for a key, in a language, with its fields filled in.
 * :func:`explain`: a localized explanation of an error for display. The typed errors keep
   their English messages (what a learner searches for); this says the same for a reader.
+* :func:`display_width` and :func:`pad`: columns that line up when they hold Chinese (a CJK
+  character takes two columns of a terminal or a notebook's monospaced output).
 * :func:`all_keys`, :func:`catalog_path` and :class:`CatalogError`: for tests and translators.
 
 Message ids (gettext's ``msgid``) start with the glossary term they are about
@@ -28,6 +30,7 @@ from __future__ import annotations
 
 import functools
 import re
+import unicodedata
 from collections.abc import Mapping
 from importlib import resources
 from typing import TYPE_CHECKING, Literal
@@ -137,6 +140,33 @@ def phrase(key: str, language: Language | None = None, **fields: object) -> str:
     except KeyError:
         raise KeyError(f"no text for {key!r} in {catalog_path(language)}") from None
     return template.format(**fields) if fields else template
+
+
+def display_width(text: str) -> int:
+    """How many columns ``text`` takes in a monospaced font: 2 per wide or full-width character.
+
+    Input: a ``str``. Output: an ``int`` >= 0. Wide (``W``) and full-width (``F``) characters of
+    Unicode's East Asian Width property (UAX #11), Chinese and its punctuation included, count
+    2; combining marks count 0; everything else 1. ``str.ljust`` and f-string widths count
+    characters instead, so a column holding Chinese comes out too narrow.
+    """
+    width = 0
+    for char in text:
+        if unicodedata.combining(char):
+            continue
+        width += 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
+    return width
+
+
+def pad(value: object, width: int, right: bool = False) -> str:
+    """``str(value)`` padded with spaces to ``width`` display columns (see :func:`display_width`).
+
+    Inputs: any value, the column width in display columns, and ``right=True`` to align it to
+    the right (numbers). Output: the padded ``str``; a value already wider is returned whole.
+    """
+    text = str(value)
+    spaces = " " * max(0, width - display_width(text))
+    return spaces + text if right else text + spaces
 
 
 def all_keys() -> tuple[str, ...]:
