@@ -59,7 +59,7 @@ RUNTIME_FAMILIES = {
 
 DROPPED_PLACEHOLDERS = {
     "cli.other flag error": "argparse's English message is not repeated in the Chinese line",
-    "final answer.tool failed": "the error's English message is in the transcript; the answer says where",
+    "final answer.tool failed": "the English message stays in the transcript; the answer says so",
 }
 """Messages whose translation leaves out a placeholder of the English, and why."""
 

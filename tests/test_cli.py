@@ -377,3 +377,18 @@ def test_ctrl_c_during_the_run_reads_as_interrupted(
         == "模型轮次：1（max_steps=6）；工具执行：0（max_tool_calls=6）"
     )
     assert "Traceback" not in captured.out + captured.err
+
+
+@pytest.mark.parametrize("language", ["en", "zh-CN"])
+def test_help_fits_80_display_columns_with_full_width_punctuation_in_chinese(
+    language: str,
+) -> None:
+    from agentcore.course.cli import build_parser
+    from agentcore.course.text import display_width
+
+    help_text = build_parser(language).format_help()  # type: ignore[arg-type]
+    widths = [display_width(line) for line in help_text.splitlines()]
+    assert max(widths) <= 80, help_text
+    if language == "zh-CN":
+        assert "\n选项：\n" in help_text and "选项:" not in help_text
+        assert "用法：" in help_text

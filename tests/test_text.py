@@ -65,7 +65,8 @@ def test_every_key_has_both_languages_with_the_same_fields() -> None:
         assert english and chinese, key
         # Provider errors are explained in English by their own message; an unknown argparse
         # message is not repeated in Chinese (it would mix the languages in one sentence).
-        if not key.startswith(("typed error.Provider", "cli.other flag")):
+        dropped = ("typed error.Provider", "cli.other flag", "final answer.tool failed")
+        if not key.startswith(dropped):
             assert _fields(english) == _fields(chinese), key
         assert english != chinese or not re.search("[A-Za-z]{3}", english), key
 
@@ -347,3 +348,34 @@ def test_every_chinese_string_of_the_package_is_in_the_catalog() -> None:
         if found:
             outside[path.name] = found
     assert outside == {}
+
+
+def test_columns_and_wrapping_count_display_width() -> None:
+    from agentcore.course.text import display_width, pad, wrap
+
+    assert display_width("模型轮次：1") == 11
+    assert pad("缺了工具", 10) + "|" == "缺了工具  |"
+    assert pad(7, 3, right=True) == "  7"
+    lines = wrap("由谁扮演模型：离线的脚本模型（默认），或通过 --api 指定的 API 调用 DeepSeek", 20)
+    assert all(display_width(line) <= 20 for line in lines)
+    assert "--api" in " ".join(lines).split()  # an identifier is never cut
+    assert not any(line.startswith(("，", "）", "。")) for line in lines)
+
+
+@pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        ("model must not be empty; pass the model your server serves", "model 是空的"),
+        ("max_retries must be at most 10, got 11", "超过了上限 10"),
+        ("timeout must be a positive number of seconds, got -1", "正的秒数"),
+        ("max_steps must be at least 1, got 0", "低于下限 1"),
+        ("on_tool_error must be 'stop' or 'observe', got 'x'", "不在可选范围"),
+        ("user_input is blank; ask the agent something", "传入的某个值不对"),
+    ],
+)
+def test_every_settings_value_error_is_explained_in_both_languages(
+    message: str, expected: str
+) -> None:
+    chinese = explain(ValueError(message), "zh-CN")
+    assert expected in chinese and "意料之外" not in chinese
+    assert "unexpected" not in explain(ValueError(message), "en").lower()
