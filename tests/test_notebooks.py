@@ -21,7 +21,14 @@ from typing import Any
 
 import nbformat
 import pytest
-from zh_lines import CJK, english_lines, notebook_output_texts
+from zh_lines import (
+    CJK,
+    code_names,
+    english_lines,
+    foreign_lines,
+    foreign_words,
+    notebook_output_texts,
+)
 
 from scripts.lessons import (
     CODE_STUB,
@@ -281,6 +288,32 @@ def test_the_english_line_count_skips_code_json_identifiers_and_tracebacks() -> 
         "Traceback (most recent call last):\n  File x, line 1\nValueError: it was not a number"
     )
     assert english_lines(traceback) == []
+
+
+@pytest.mark.parametrize("path", ZH_ALL, ids=lesson_id)
+def test_zh_cn_outputs_hold_no_english_word_outside_the_kinds_kept_english(path: Path) -> None:
+    # Issue 20: not even a two-word label ("spy saw:") in English. Kept: typed errors' English
+    # messages, reprs, quoted and wire text, identifiers and the glossary's English terms.
+    found = []
+    for index, cell in enumerate(read(path).cells):
+        if cell.cell_type != "code":
+            continue
+        names = code_names(cell.source)
+        for text in notebook_output_texts(cell):
+            found += [f"code cell {index + 1}: {line}" for line in foreign_lines(text, names)]
+    assert found == [], f"{len(found)} lines with English words: {found[:5]}"
+
+
+def test_the_english_word_check_catches_short_labels_and_keeps_what_stays_english() -> None:
+    assert foreign_words("spy saw: ['Tokyo']") == ["spy", "saw"]
+    assert foreign_words("trajectory: ['call-weather']") == ["trajectory"]
+    assert foreign_words("kept: 1 messages, 1 model turn(s)") != []
+    assert foreign_words("间谍记下的调用：['Tokyo']") == []
+    assert foreign_words("[1] ACTION  get_teaching_weather({'city': 'Tokyo'})") == []
+    assert foreign_words("ToolArgumentsError: Invalid arguments for tool 'x'") == []
+    assert foreign_words("Provider 拒绝了 API 密钥；请检查 DEEPSEEK_API_KEY。") == []
+    assert foreign_words("outbox: []", {"outbox"}) == []  # the cell's own variable
+    assert foreign_words("outbox: []") == ["outbox"]
 
 
 @pytest.mark.parametrize("path", ALL_LESSONS, ids=lesson_id)
