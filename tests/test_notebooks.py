@@ -426,3 +426,55 @@ def test_my_work_copies_the_learner_notebooks_and_keeps_a_saved_copy(
     saved.write_text("my answers", encoding="utf-8")
     assert lessons_script.my_work() == []  # nothing overwritten without --force
     assert saved.read_text(encoding="utf-8") == "my answers"
+
+
+# --- issue 20: one voice in the zh-CN lessons -----------------------------------------------
+
+SLOGAN = "「模型提议下一步，Runtime 管理下一步，Tool 实现下一步」"
+ZH_CHECK_COMMENT = "# 自检：只打印一行，✔ 或 ✘。"
+ZH_FORGET_COMMENT = "  # 清掉之前的答案，检查只读取这个单元格里的答案"
+
+
+@pytest.mark.parametrize("path", ZH_ALL, ids=lesson_id)
+def test_zh_cn_lesson_speaks_with_one_voice(path: Path) -> None:
+    cells = read(path).cells
+    header = cells[0].source.split("\n")
+    assert re.match(r"^# \d\d( 附录)? · \S", header[0]), header[0]
+    sections = r"^\*\*对应章节：\*\*.+ · \*\*用时：\*\*约 \d+ 分钟$"
+    assert any(re.match(sections, x) for x in header)
+    assert any(
+        "[术语表](../../docs/GLOSSARY.md)" in x and x.endswith("| **简体中文**") for x in header
+    )
+    assert any(x.startswith("**预备知识：**") for x in header)
+    assert any(x in ("**学完这一课，你能够：**", "**学完这份附录，你能够：**") for x in header)
+    titles = [
+        line
+        for cell in cells
+        if cell.cell_type == "markdown"
+        for line in cell.source.split("\n")
+        if line.startswith("#") and "动手" in line
+    ]
+    numbers = [int(m.group(1)) for t in titles if (m := re.match(r"^#{2,3} 动手练习 (\d+)：\S", t))]
+    assert numbers == list(range(1, len(titles) + 1)), titles
+    for cell in cells:
+        if cell.cell_type != "code":
+            continue
+        lines = cell.source.split("\n")
+        if lines[0].startswith(("# 自检", "# 自测", "# Self-check")):
+            assert lines[0] == ZH_CHECK_COMMENT, lines[0]
+        for line in lines:
+            if line.startswith("forget("):
+                assert lines[0].startswith("# 动手练习："), lines[0]
+                assert line.endswith(ZH_FORGET_COMMENT), line
+    last = [cell.source for cell in cells if cell.cell_type == "markdown"][-1]
+    assert "## 术语对照" in last, "a zh-CN lesson ends with its term table"
+    prose = "\n".join(cell.source for cell in cells if cell.cell_type == "markdown")
+    for match in re.finditer(r".{0,2}模型提议.{0,40}", prose):
+        assert SLOGAN in match.group(0) or "提议下一步" not in match.group(0), match.group(0)
+
+
+def test_the_chinese_docs_quote_the_slogan_in_one_wording() -> None:
+    for name in ("README.zh-CN.md", "docs/teaching/README.zh-CN.md", "docs/cheatsheet.zh-CN.md"):
+        text = (ROOT / name).read_text(encoding="utf-8")
+        for match in re.finditer(r".?模型提议.{0,40}", text):
+            assert SLOGAN in match.group(0) or "提议下一步" not in match.group(0), (name, match)

@@ -242,9 +242,9 @@ def notebook_output_texts(cell: dict) -> list[str]:  # type: ignore[type-arg]
 
 # --- issue 20: no English word at all in a zh-CN output line, outside the kinds kept English ---
 
-KEPT_ENGLISH = frozenset(
+_KEPT_ENGLISH = (
     # the glossary's terms that stay English in Chinese prose (docs/GLOSSARY.md)
-    "Agent Runtime Tool Call Model Adapter Registry Observation Provider handler "
+    "Agent Runtime Tool Model Provider handler "
     "JSON API HTTP SDK SHA Python JupyterLab pydantic Bearer "
     # proper names of products, servers and wire formats
     "DeepSeek OpenAI Responses Chat Completions POST GET gzip openai deepseek "
@@ -253,8 +253,9 @@ KEPT_ENGLISH = frozenset(
     # the trace's event kinds and a run's status values (identifiers, printed as such)
     "ACTION OBSERVE FINAL DECIDE ERROR stop observe "
     # the options of the ready-made experiments (keyword arguments, lesson 06's appendix)
-    "registered retries".split()
+    "registered retries"
 )
+KEPT_ENGLISH = frozenset(_KEPT_ENGLISH.split())
 """English words a zh-CN output line may hold besides identifiers, reprs and error messages."""
 
 QUOTED = re.compile(r"'[^'\n]*'|\"[^\"\n]*\"|(?<![\w.])/[\w./-]+")
@@ -302,9 +303,7 @@ def foreign_words(line: str, allowed: set[str] | frozenset[str] = frozenset()) -
             or word in ("True", "False", "None")
             or word in KEPT_ENGLISH
             or word in allowed
-            or (word[0].isupper()
-            and EXC_NAME
-            and re.fullmatch(EXC_NAME, word))
+            or (word[0].isupper() and EXC_NAME and re.fullmatch(EXC_NAME, word))
         ):
             continue
         found.append(word)
