@@ -431,6 +431,14 @@ def test_my_work_copies_the_learner_notebooks_and_keeps_a_saved_copy(
 # --- issue 20: one voice in the zh-CN lessons -----------------------------------------------
 
 SLOGAN = "「模型提议下一步，Runtime 管理下一步，Tool 实现下一步」"
+SLOGAN_VARIANTS = (
+    "提议下一步",
+    "管理下一步",
+    "实现下一步",
+    "Runtime 管理，",
+    "模型提出，",
+    "模型提议，",
+)
 ZH_CHECK_COMMENT = "# 自检：只打印一行，✔ 或 ✘。"
 ZH_FORGET_COMMENT = "  # 清掉之前的答案，检查只读取这个单元格里的答案"
 
@@ -470,10 +478,10 @@ def test_zh_cn_lesson_speaks_with_one_voice(path: Path) -> None:
     assert "## 术语对照" in last, "a zh-CN lesson ends with its term table"
     prose = "\n".join(cell.source for cell in cells if cell.cell_type == "markdown")
     rest = prose.replace(SLOGAN, "")  # the slogan, quoted in its one wording, and nothing else
-    assert "提议下一步" not in rest and "管理下一步" not in rest, "the slogan in another wording"
+    assert not any(v in rest for v in SLOGAN_VARIANTS), "the slogan in another wording"
 
 
 def test_the_chinese_docs_quote_the_slogan_in_one_wording() -> None:
     for name in ("README.zh-CN.md", "docs/teaching/README.zh-CN.md", "docs/cheatsheet.zh-CN.md"):
         rest = (ROOT / name).read_text(encoding="utf-8").replace(SLOGAN, "")
-        assert "提议下一步" not in rest and "管理下一步" not in rest, name
+        assert not any(v in rest for v in SLOGAN_VARIANTS), name
