@@ -392,3 +392,37 @@ def test_help_fits_80_display_columns_with_full_width_punctuation_in_chinese(
     if language == "zh-CN":
         assert "\n选项：\n" in help_text and "选项:" not in help_text
         assert "用法：" in help_text
+
+
+@pytest.mark.parametrize(
+    "flags",
+    [
+        [],
+        ["--max-steps", "1"],
+        ["--task", "describe", "--show-transcript"],
+        ["--provider", "deepseek", "--offline"],
+        ["--help"],
+        ["--max-steps", "0"],
+    ],
+    ids=["run", "failed", "describe", "offline", "help", "bad-flag"],
+)
+def test_chinese_cli_prints_no_english_word_outside_the_kinds_kept_english(
+    flags: list[str],
+) -> None:
+    from zh_lines import foreign_lines
+
+    done = subprocess.run(
+        [sys.executable, "-m", "agentcore", "--language", "zh-CN", *flags],
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        check=False,
+        env={**os.environ, "DEEPSEEK_API_KEY": "", "DEEPSEEK_MODEL": ""},
+    )
+    assert done.returncode in (0, 1, 2), done.stderr
+    # The help's own words are the flags and their values (identifiers), kept as typed.
+    allowed = {"python", "agentcore", "Paris", "Tokyo", "convert", "weather", "greet", "describe"}
+    allowed |= {"en", "scripted", "deepseek", "responses", "chat", "none", "low", "high", "max"}
+    allowed |= {"Completions", "LANG"}
+    found = foreign_lines(done.stdout + done.stderr, allowed)
+    assert found == [], found

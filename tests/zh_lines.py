@@ -300,7 +300,7 @@ def foreign_words(line: str, allowed: set[str] | frozenset[str] = frozenset()) -
             or token.startswith("-")
             or re.search(r"[a-z][A-Z]", word)
             or (word.isupper() and len(word) <= 3)  # units and acronyms: F, C, ID
-            or word in ("True", "False", "None")
+            or word in ("True", "False", "None", "Ellipsis")  # reprs of constants
             or word in KEPT_ENGLISH
             or word in allowed
             or (word[0].isupper() and EXC_NAME and re.fullmatch(EXC_NAME, word))
