@@ -169,7 +169,7 @@ def test_every_error_is_explained_in_both_languages_and_keeps_its_english_messag
 def test_an_explanation_names_the_tool_and_what_exists() -> None:
     error = UnknownToolError("delete_everything", ["get_teaching_weather", "celsius_to_fahrenheit"])
     assert explain(error, "zh-CN") == (
-        "模型请求了工具 delete_everything，但 Registry（注册表）里没有它"
+        "模型请求了工具 delete_everything，但注册表里没有它"
         "（已注册：get_teaching_weather, celsius_to_fahrenheit）；没有任何 handler 执行。"
         "请检查工具列表或模型的请求。"
     )
