@@ -30,6 +30,7 @@ import argparse
 import ast
 import contextlib
 import io
+import json
 import string
 import sys
 from collections.abc import Iterable
@@ -60,13 +61,51 @@ RUNTIME_FAMILIES = {
 
 DROPPED_PLACEHOLDERS = {
     "cli.other flag error": "argparse's English message is not repeated in the Chinese line",
+    "final answer.tool failed": "the English message stays in the transcript; the answer says so",
 }
 """Messages whose translation leaves out a placeholder of the English, and why."""
 
 
+LESSONS = ROOT / "notebooks" / "en"
+"""The lessons' shared code cells print labels of the catalogs too (the same code in both
+languages); the English solution notebooks (and a lesson without one) are their source."""
+
+
+def lesson_code() -> dict[str, str]:
+    """``notebooks/en/...ipynb#cell-N`` -> the Python source of that code cell."""
+    sources: dict[str, str] = {}
+    for path in sorted(LESSONS.rglob("[0-9][0-9]-*.ipynb")):
+        if path.parent == LESSONS and (LESSONS / "solutions" / path.name).exists():
+            continue  # a learner notebook, generated from its solution notebook
+        for number, cell in enumerate(json.loads(path.read_text(encoding="utf-8"))["cells"], 1):
+            if cell["cell_type"] == "code":
+                source = "".join(cell["source"])
+                sources[f"{path.relative_to(ROOT)}#cell-{number}"] = source
+    return sources
+
+
+def _parsed(source: str) -> ast.AST | None:
+    try:
+        return ast.parse(source)
+    except SyntaxError:  # a cell with IPython magics holds no message id
+        return None
+
+
 def extracted_ids() -> dict[str, list[str]]:
-    """The literal message ids in the package's code, each with its ``file:line`` places."""
+    """The literal message ids in the package's code and the lessons' code cells, with places."""
     found: dict[str, list[str]] = {}
+    for place, source in lesson_code().items():
+        tree = _parsed(source)
+        for node in ast.walk(tree) if tree else ():
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id in KEYWORDS
+                and node.args
+                and isinstance(node.args[0], ast.Constant)
+                and isinstance(node.args[0].value, str)
+            ):
+                found.setdefault(node.args[0].value, []).append(f"{place}:{node.lineno}")
     # Babel warns on stderr about each f-string id; those are checked by is_used() instead.
     with contextlib.redirect_stderr(io.StringIO()):
         extracted = list(extract_from_dir(str(PACKAGE), [("**.py", "python")], keywords=KEYWORDS))
@@ -82,8 +121,10 @@ def _code_literals() -> tuple[set[str], set[str]]:
     """(every string literal of the package, every literal prefix of an id built at run time)."""
     literals: set[str] = set()
     prefixes: set[str] = set()
-    for path in sorted(PACKAGE.rglob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    trees = [ast.parse(path.read_text(encoding="utf-8")) for path in sorted(PACKAGE.rglob("*.py"))]
+    trees += [tree for tree in map(_parsed, lesson_code().values()) if tree]
+    for tree in trees:
+        for node in ast.walk(tree):
             if isinstance(node, ast.Constant) and isinstance(node.value, str):
                 literals.add(node.value)
                 if node.value.endswith((".", "_")):  # a prefix kept in a table, e.g. "job_"

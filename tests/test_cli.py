@@ -31,7 +31,7 @@ def test_module_entry_point_prints_the_chapter_trace_and_counts() -> None:
 def test_chinese_output(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--language", "zh-CN", "--city", "Paris"]) == 0
     out = capsys.readouterr().out
-    assert "[3] FINAL   巴黎的确定性教学记录是 12.0°C（53.6°F），小雨。" in out
+    assert "[3] FINAL   按教学数据，巴黎 12.0°C（53.6°F），小雨。" in out
     assert "模型轮次：3（max_steps=6）" in out
 
 
@@ -404,3 +404,52 @@ def test_ctrl_c_during_the_run_reads_as_interrupted(
         == "模型轮次：1（max_steps=6）；工具执行：0（max_tool_calls=6）"
     )
     assert "Traceback" not in captured.out + captured.err
+
+
+@pytest.mark.parametrize("language", ["en", "zh-CN"])
+def test_help_fits_80_display_columns_with_full_width_punctuation_in_chinese(
+    language: str,
+) -> None:
+    from agentcore.course.cli import build_parser
+    from agentcore.course.text import display_width
+
+    help_text = build_parser(language).format_help()  # type: ignore[arg-type]
+    widths = [display_width(line) for line in help_text.splitlines()]
+    assert max(widths) <= 80, help_text
+    if language == "zh-CN":
+        assert "\n选项：\n" in help_text and "选项:" not in help_text
+        assert "用法：" in help_text
+
+
+@pytest.mark.parametrize(
+    "flags",
+    [
+        [],
+        ["--max-steps", "1"],
+        ["--task", "describe", "--show-transcript"],
+        ["--provider", "deepseek", "--offline"],
+        ["--help"],
+        ["--max-steps", "0"],
+    ],
+    ids=["run", "failed", "describe", "offline", "help", "bad-flag"],
+)
+def test_chinese_cli_prints_no_english_word_outside_the_kinds_kept_english(
+    flags: list[str],
+) -> None:
+    from zh_lines import foreign_lines
+
+    done = subprocess.run(
+        [sys.executable, "-m", "agentcore", "--language", "zh-CN", *flags],
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        check=False,
+        env={**os.environ, "DEEPSEEK_API_KEY": "", "DEEPSEEK_MODEL": ""},
+    )
+    assert done.returncode in (0, 1, 2), done.stderr
+    # The help's own words are the flags and their values (identifiers), kept as typed.
+    allowed = {"python", "agentcore", "Paris", "Tokyo", "convert", "weather", "greet", "describe"}
+    allowed |= {"en", "scripted", "deepseek", "responses", "chat", "none", "low", "high", "max"}
+    allowed |= {"Completions", "LANG"}
+    found = foreign_lines(done.stdout + done.stderr, allowed)
+    assert found == [], found

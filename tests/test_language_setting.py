@@ -89,7 +89,7 @@ def test_under_a_chinese_lang_the_run_speaks_chinese_like_the_help() -> None:
     done = _cli([], LANG="zh_CN.UTF-8")
     assert done.returncode == 0
     assert done.stdout.startswith("请求：读取东京的教学天气")
-    assert "东京的确定性教学记录是 18.0°C（64.4°F）" in done.stdout
+    assert "按教学数据，东京 18.0°C（64.4°F）" in done.stdout
     assert _cli(["--help"], LANG="zh_CN.UTF-8").stdout.startswith("用法：python -m agentcore")
 
 

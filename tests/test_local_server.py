@@ -255,7 +255,7 @@ def test_weather_script_follows_city_task_and_language() -> None:
         "call-describe",
         None,
     ]
-    assert replies[-1].output[0]["content"][0]["text"].startswith("巴黎的确定性教学记录")
+    assert replies[-1].output[0]["content"][0]["text"].startswith("按教学数据，巴黎")
     assert len(weather_script(task="greet")) == 1
     with pytest.raises(ValueError, match="city must be one of"):
         weather_script("Berlin")

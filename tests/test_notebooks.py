@@ -21,7 +21,14 @@ from typing import Any
 
 import nbformat
 import pytest
-from zh_lines import CJK, english_lines, notebook_output_texts
+from zh_lines import (
+    CJK,
+    code_names,
+    english_lines,
+    foreign_lines,
+    foreign_words,
+    notebook_output_texts,
+)
 
 from scripts.lessons import (
     CODE_STUB,
@@ -283,6 +290,32 @@ def test_the_english_line_count_skips_code_json_identifiers_and_tracebacks() -> 
     assert english_lines(traceback) == []
 
 
+@pytest.mark.parametrize("path", ZH_ALL, ids=lesson_id)
+def test_zh_cn_outputs_hold_no_english_word_outside_the_kinds_kept_english(path: Path) -> None:
+    # Issue 20: not even a two-word label ("spy saw:") in English. Kept: typed errors' English
+    # messages, reprs, quoted and wire text, identifiers and the glossary's English terms.
+    found = []
+    for index, cell in enumerate(read(path).cells):
+        if cell.cell_type != "code":
+            continue
+        names = code_names(cell.source)
+        for text in notebook_output_texts(cell):
+            found += [f"code cell {index + 1}: {line}" for line in foreign_lines(text, names)]
+    assert found == [], f"{len(found)} lines with English words: {found[:5]}"
+
+
+def test_the_english_word_check_catches_short_labels_and_keeps_what_stays_english() -> None:
+    assert foreign_words("spy saw: ['Tokyo']") == ["spy", "saw"]
+    assert foreign_words("trajectory: ['call-weather']") == ["trajectory"]
+    assert foreign_words("kept: 1 messages, 1 model turn(s)") != []
+    assert foreign_words("间谍记下的调用：['Tokyo']") == []
+    assert foreign_words("[1] ACTION  get_teaching_weather({'city': 'Tokyo'})") == []
+    assert foreign_words("ToolArgumentsError: Invalid arguments for tool 'x'") == []
+    assert foreign_words("Provider 拒绝了 API 密钥；请检查 DEEPSEEK_API_KEY。") == []
+    assert foreign_words("outbox: []", {"outbox"}) == []  # the cell's own variable
+    assert foreign_words("outbox: []") == ["outbox"]
+
+
 @pytest.mark.parametrize("path", ALL_LESSONS, ids=lesson_id)
 def test_every_code_cell_ran_once_in_order(path: Path) -> None:
     # A stripped notebook would pass nbval with nothing compared; this catches it.
@@ -393,3 +426,62 @@ def test_my_work_copies_the_learner_notebooks_and_keeps_a_saved_copy(
     saved.write_text("my answers", encoding="utf-8")
     assert lessons_script.my_work() == []  # nothing overwritten without --force
     assert saved.read_text(encoding="utf-8") == "my answers"
+
+
+# --- issue 20: one voice in the zh-CN lessons -----------------------------------------------
+
+SLOGAN = "「模型提议下一步，Runtime 管理下一步，Tool 实现下一步」"
+SLOGAN_VARIANTS = (
+    "提议下一步",
+    "管理下一步",
+    "实现下一步",
+    "Runtime 管理，",
+    "模型提出，",
+    "模型提议，",
+)
+ZH_CHECK_COMMENT = "# 自检：只打印一行，✔ 或 ✘。"
+ZH_FORGET_COMMENT = "  # 清掉之前的答案，检查只读取这个单元格里的答案"
+
+
+@pytest.mark.parametrize("path", ZH_ALL, ids=lesson_id)
+def test_zh_cn_lesson_speaks_with_one_voice(path: Path) -> None:
+    cells = read(path).cells
+    header = cells[0].source.split("\n")
+    assert re.match(r"^# \d\d( 附录)? · \S", header[0]), header[0]
+    sections = r"^\*\*对应章节：\*\*.+ · \*\*用时：\*\*约 \d+ 分钟$"
+    assert any(re.match(sections, x) for x in header)
+    assert any(
+        "[术语表](../../docs/GLOSSARY.md)" in x and x.endswith("| **简体中文**") for x in header
+    )
+    assert any(x.startswith("**预备知识：**") for x in header)
+    assert any(x in ("**学完这一课，你能够：**", "**学完这份附录，你能够：**") for x in header)
+    titles = [
+        line
+        for cell in cells
+        if cell.cell_type == "markdown"
+        for line in cell.source.split("\n")
+        if line.startswith("#") and "动手" in line
+    ]
+    numbers = [int(m.group(1)) for t in titles if (m := re.match(r"^#{2,3} 动手练习 (\d+)：\S", t))]
+    assert numbers == list(range(1, len(titles) + 1)), titles
+    for cell in cells:
+        if cell.cell_type != "code":
+            continue
+        lines = cell.source.split("\n")
+        if lines[0].startswith(("# 自检", "# 自测", "# Self-check")):
+            assert lines[0] == ZH_CHECK_COMMENT, lines[0]
+        for line in lines:
+            if line.startswith("forget("):
+                assert lines[0].startswith("# 动手练习："), lines[0]
+                assert line.endswith(ZH_FORGET_COMMENT), line
+    last = [cell.source for cell in cells if cell.cell_type == "markdown"][-1]
+    assert "## 术语对照" in last, "a zh-CN lesson ends with its term table"
+    prose = "\n".join(cell.source for cell in cells if cell.cell_type == "markdown")
+    rest = prose.replace(SLOGAN, "")  # the slogan, quoted in its one wording, and nothing else
+    assert not any(v in rest for v in SLOGAN_VARIANTS), "the slogan in another wording"
+
+
+def test_the_chinese_docs_quote_the_slogan_in_one_wording() -> None:
+    for name in ("README.zh-CN.md", "docs/teaching/README.zh-CN.md", "docs/cheatsheet.zh-CN.md"):
+        rest = (ROOT / name).read_text(encoding="utf-8").replace(SLOGAN, "")
+        assert not any(v in rest for v in SLOGAN_VARIANTS), name

@@ -136,7 +136,7 @@ def test_the_wheel_installs_and_runs_the_chapter_in_a_fresh_environment(tmp_path
         env={**os.environ, "PYTHONIOENCODING": "utf-8"},
         check=True,
     )
-    assert "东京的确定性教学记录是 18.0°C（64.4°F）" in chinese.stdout
+    assert "按教学数据，东京 18.0°C（64.4°F）" in chinese.stdout
     names = subprocess.run(
         [python, "-c", "import agentcore.providers.local_server, agentcore.course.widgets"],
         cwd=tmp_path,

@@ -58,8 +58,8 @@ def test_each_task_has_its_trajectory(task: str, ids: list[str]) -> None:
             "Paris's deterministic teaching record is 12.0°C (53.6°F), light rain.",
         ),
         ("Tokyo", "weather", "en", "Tokyo's deterministic teaching record is 18.0°C, cloudy."),
-        ("Tokyo", "convert", "zh-CN", "东京的确定性教学记录是 18.0°C（64.4°F），多云。"),
-        ("Paris", "weather", "zh-CN", "巴黎的确定性教学记录是 12.0°C，小雨。"),
+        ("Tokyo", "convert", "zh-CN", "按教学数据，东京 18.0°C（64.4°F），多云。"),
+        ("Paris", "weather", "zh-CN", "按教学数据，巴黎 12.0°C，小雨。"),
         (
             "Tokyo",
             "describe",

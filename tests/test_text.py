@@ -66,9 +66,14 @@ def test_every_key_has_both_languages_with_the_same_fields() -> None:
         # Provider errors (the server-quirk and local-model ones included) are explained in
         # English by their own message; an unknown argparse message is not repeated in Chinese
         # (it would mix the languages in one sentence).
-        provider_family = ("typed error.Provider", "typed error.ServerQuirkError",
-                           "typed error.LocalModelUnavailable")
-        if not key.startswith((*provider_family, "cli.other flag")):
+        dropped = (
+            "typed error.Provider",
+            "typed error.ServerQuirkError",
+            "typed error.LocalModelUnavailable",
+            "cli.other flag",
+            "final answer.tool failed",
+        )
+        if not key.startswith(dropped):
             assert _fields(english) == _fields(chinese), key
         assert english != chinese or not re.search("[A-Za-z]{3}", english), key
 
@@ -133,7 +138,7 @@ def test_the_describe_answer_says_mild_without_translationese() -> None:
     from agentcore.course.experiments import third_tool
 
     answer = third_tool(language="zh-CN").play().answer
-    assert answer == "东京的确定性教学记录是 18.0°C（64.4°F），多云，气温温和。"
+    assert answer == "按教学数据，东京 18.0°C（64.4°F），多云，气温温和。"
     assert "体感" not in answer
 
 
@@ -171,7 +176,7 @@ def test_every_error_is_explained_in_both_languages_and_keeps_its_english_messag
 def test_an_explanation_names_the_tool_and_what_exists() -> None:
     error = UnknownToolError("delete_everything", ["get_teaching_weather", "celsius_to_fahrenheit"])
     assert explain(error, "zh-CN") == (
-        "模型请求了工具 delete_everything，但 Registry（注册表）里没有它"
+        "模型请求了工具 delete_everything，但注册表里没有它"
         "（已注册：get_teaching_weather, celsius_to_fahrenheit）；没有任何 handler 执行。"
         "请检查工具列表或模型的请求。"
     )
@@ -299,6 +304,7 @@ def _count(texts: dict[str, str]) -> dict[str, int]:
 
 def test_the_glossary_lists_the_variants_the_issue_names() -> None:
     expected = {"答对了", "提供方", "验证", "原文", "脚本化模型", "最大步数", "最终回答", "体感"}
+    expected |= {"带类型的错误", "有类型的错误", "控件", "单步器", "侦察版", "浮出来"}  # issue 20
     assert expected <= set(retired_variants())
 
 
@@ -350,6 +356,37 @@ def test_every_chinese_string_of_the_package_is_in_the_catalog() -> None:
         if found:
             outside[path.name] = found
     assert outside == {}
+
+
+def test_columns_and_wrapping_count_display_width() -> None:
+    from agentcore.course.text import display_width, pad, wrap
+
+    assert display_width("模型轮次：1") == 11
+    assert pad("缺了工具", 10) + "|" == "缺了工具  |"
+    assert pad(7, 3, right=True) == "  7"
+    lines = wrap("由谁扮演模型：离线的脚本模型（默认），或通过 --api 指定的 API 调用 DeepSeek", 20)
+    assert all(display_width(line) <= 20 for line in lines)
+    assert "--api" in " ".join(lines).split()  # an identifier is never cut
+    assert not any(line.startswith(("，", "）", "。")) for line in lines)
+
+
+@pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        ("model must not be empty; pass the model your server serves", "model 是空的"),
+        ("max_retries must be at most 10, got 11", "超过了上限 10"),
+        ("timeout must be a positive number of seconds, got -1", "正的秒数"),
+        ("max_steps must be at least 1, got 0", "低于下限 1"),
+        ("on_tool_error must be 'stop' or 'observe', got 'x'", "不在可选范围"),
+        ("user_input is blank; ask the agent something", "传入的某个值不对"),
+    ],
+)
+def test_every_settings_value_error_is_explained_in_both_languages(
+    message: str, expected: str
+) -> None:
+    chinese = explain(ValueError(message), "zh-CN")
+    assert expected in chinese and "意料之外" not in chinese
+    assert "unexpected" not in explain(ValueError(message), "en").lower()
 
 
 def test_the_new_provider_faults_are_explained_in_chinese_with_their_cause() -> None:

@@ -36,7 +36,7 @@ from typing import Any
 
 from agentcore.course.snapshot import RunSnapshot
 from agentcore.course.teaching_tools import DESCRIBE_TEMPERATURE_TOOL, TEACHING_WEATHER, build_tools
-from agentcore.course.text import LANGUAGES, Language, explain, phrase
+from agentcore.course.text import LANGUAGES, Language, display_width, explain, phrase, wrap
 from agentcore.course.weather import TASKS, ScriptedWeatherModel, weather_request
 from agentcore.protocol import Model
 from agentcore.providers.errors import ProviderConfigurationError, ProviderSettingsError
@@ -78,15 +78,33 @@ def help_language(argv: Sequence[str]) -> Language:
     return "en"
 
 
-def _formatter(language: Language) -> type[argparse.HelpFormatter]:
-    class Formatter(argparse.HelpFormatter):
-        """argparse's help layout, with the ``usage:`` prefix in ``language``."""
+HELP_WIDTH = 78
+"""``--help`` lines end by column 78, so they fit an 80-column terminal in both languages."""
+HELP_POSITION = 24
+"""Where a flag's help starts (argparse's default ``max_help_position``)."""
+
+
+def _formatter(language: Language) -> Any:
+    class Formatter(argparse.RawTextHelpFormatter):
+        """argparse's layout for texts already wrapped by display width (:func:`_wrapped`),
+        with the ``usage:`` prefix in ``language``. argparse itself counts characters, and
+        a Chinese character takes two columns."""
 
         def add_usage(self, usage: Any, actions: Any, groups: Any, prefix: Any = None) -> None:
             prefix = phrase("cli.usage", language) if prefix is None else prefix
             super().add_usage(usage, actions, groups, prefix)
 
-    return Formatter
+    def make(*, prog: str) -> argparse.HelpFormatter:
+        # The usage prefix "用法：" is 6 columns but 3 characters: leave argparse the room.
+        room = display_width(phrase("cli.usage", language)) - len(phrase("cli.usage", language))
+        return Formatter(prog, max_help_position=HELP_POSITION, width=HELP_WIDTH - room)
+
+    return make
+
+
+def _wrapped(text: str, width: int = HELP_WIDTH - HELP_POSITION) -> str:
+    """``text`` wrapped to ``width`` display columns, for the raw-text formatter."""
+    return "\n".join(wrap(text, width))
 
 
 _ARGUMENT = re.compile(r"^argument (\S+?): (.*)$", re.S)
@@ -125,11 +143,19 @@ class _Parser(argparse.ArgumentParser):
         super().__init__(add_help=False, formatter_class=_formatter(language), **kwargs)
         self.language: Language = language
         self._flags = self.add_argument_group(phrase("cli.options", language))
-        self._flags.add_argument("-h", "--help", action="help", help=phrase("cli.help", language))
+        self._flags.add_argument(
+            "-h", "--help", action="help", help=_wrapped(phrase("cli.help", language))
+        )
 
     def add_argument(self, *args: Any, **kwargs: Any) -> argparse.Action:
         """Add a flag to the parser's one localized group (see ``argparse``)."""
         return self._flags.add_argument(*args, **kwargs)
+
+    def format_help(self) -> str:
+        """argparse's help, its group heading ended by the language's colon (full width in zh)."""
+        heading = phrase("cli.options", self.language)
+        ended = phrase("cli.heading", self.language, heading=heading)
+        return super().format_help().replace(f"\n{heading}:\n", f"\n{ended}\n")
 
     def error(self, message: str) -> Any:  # argparse: prints, then exits with status 2
         self.print_usage(sys.stderr)
@@ -159,9 +185,10 @@ def build_parser(language: Language = "en") -> argparse.ArgumentParser:
     ``language``, which is also ``--language``'s default (its flags are in ``--help``)."""
 
     def say(key: str) -> str:
-        return phrase(key, language)
+        return _wrapped(phrase(key, language))
 
-    parser = _Parser(language, prog="python -m agentcore", description=say("cli.description"))
+    description = _wrapped(phrase("cli.description", language), HELP_WIDTH)
+    parser = _Parser(language, prog="python -m agentcore", description=description)
     parser.add_argument(
         "--city", choices=sorted(TEACHING_WEATHER), default="Tokyo", help=say("cli.city")
     )

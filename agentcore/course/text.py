@@ -17,6 +17,8 @@ message ids only; the terms of ``docs/GLOSSARY.md`` are used the same way in bot
 * :func:`phrase`: the string for a key, in a language, with its fields filled in.
 * :func:`explain`: a localized explanation of an error for display. The typed errors keep
   their English messages (what a learner searches for); this says the same for a reader.
+* :func:`display_width` and :func:`pad`: columns that line up when they hold Chinese (a CJK
+  character takes two columns of a terminal or a notebook's monospaced output).
 * :func:`all_keys`, :func:`catalog_path` and :class:`CatalogError`: for tests and translators.
 
 Message ids (gettext's ``msgid``) start with the glossary term they are about
@@ -28,6 +30,7 @@ from __future__ import annotations
 
 import functools
 import re
+import unicodedata
 from collections.abc import Mapping
 from importlib import resources
 from typing import TYPE_CHECKING, Literal
@@ -139,6 +142,66 @@ def phrase(key: str, language: Language | None = None, **fields: object) -> str:
     return template.format(**fields) if fields else template
 
 
+def display_width(text: str) -> int:
+    """How many columns ``text`` takes in a monospaced font: 2 per wide or full-width character.
+
+    Input: a ``str``. Output: an ``int`` >= 0. Wide (``W``) and full-width (``F``) characters of
+    Unicode's East Asian Width property (UAX #11), Chinese and its punctuation included, count
+    2; combining marks count 0; everything else 1. ``str.ljust`` and f-string widths count
+    characters instead, so a column holding Chinese comes out too narrow.
+    """
+    width = 0
+    for char in text:
+        if unicodedata.combining(char):
+            continue
+        width += 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
+    return width
+
+
+def pad(value: object, width: int, right: bool = False) -> str:
+    """``str(value)`` padded with spaces to ``width`` display columns (see :func:`display_width`).
+
+    Inputs: any value, the column width in display columns, and ``right=True`` to align it to
+    the right (numbers). Output: the padded ``str``; a value already wider is returned whole.
+    """
+    text = str(value)
+    spaces = " " * max(0, width - display_width(text))
+    return spaces + text if right else text + spaces
+
+
+_WRAP_TOKEN = re.compile(r"\s+|[^\s\u2e80-\ufaff\uff00-\uffef]+|.", re.S)
+_NO_LINE_START = set(",.;:?!)]}") | set(
+    map(chr, (0xFF0C, 0x3002, 0x3001, 0xFF1B, 0xFF1A, 0xFF1F, 0xFF01, 0xFF09, 0x300B, 0x300D))
+)
+"""Punctuation that may not begin a line: the full-width comma, full stop, colon, closing
+brackets and quotes of Chinese typesetting, and their ASCII twins."""
+
+
+def wrap(text: str, width: int) -> list[str]:
+    """``text`` broken into lines of at most ``width`` display columns (:func:`display_width`).
+
+    Inputs: a ``str`` (its own newlines are kept) and the width in columns (>= 1). Output: a
+    list of lines without trailing spaces. English words and identifiers are kept whole (a
+    word wider than ``width`` gets a line of its own); Chinese may break between any two
+    characters, except before closing punctuation (the full-width comma, full stop or closing
+    bracket), which stays on the line before. ``textwrap`` counts characters instead, so its
+    Chinese lines come out up to twice too wide.
+    """
+    lines: list[str] = []
+    for paragraph in text.split("\n"):
+        line = ""
+        for token in _WRAP_TOKEN.findall(paragraph):
+            if token.isspace():
+                line += " " if line else ""
+                continue
+            if line and display_width(line + token) > width and token[0] not in _NO_LINE_START:
+                lines.append(line.rstrip())
+                line = ""
+            line += token
+        lines.append(line.rstrip())
+    return lines
+
+
 def all_keys() -> tuple[str, ...]:
     """Every message id of the English catalog, in the file's order, for tests and translators.
 
@@ -159,6 +222,8 @@ def explain(error: BaseException, language: Language | None = None) -> str:
     """
     language = resolve_language(language)
     message = str(error)
+    if type(error) is ValueError:  # a setting or argument with a bad value: say which and how
+        return _explain_setting(message, language)
     for cls in type(error).__mro__:
         name = cls.__name__
         if f"typed error.{name}" not in _catalog("en"):
@@ -183,6 +248,39 @@ def explain(error: BaseException, language: Language | None = None) -> str:
     if not isinstance(error, Exception):  # KeyboardInterrupt, SystemExit: a run interrupted
         return phrase("typed error.interrupted", language, type=type(error).__name__)
     return phrase("typed error.other", language, type=type(error).__name__)
+
+
+_SETTING_PROBLEMS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"^(?P<name>\w+) must not be empty"), "setting.empty"),
+    (re.compile(r"^api_key holds a space"), "setting.api key characters"),
+    (
+        re.compile(r"^(?P<name>\w+) must be at most (?P<limit>\S+), got (?P<value>.+)$"),
+        "setting.at most",
+    ),
+    (
+        re.compile(r"^(?P<name>\w+) must be at least (?P<limit>\S+), got (?P<value>.+)$"),
+        "setting.at least",
+    ),
+    (
+        re.compile(r"^timeout must be a positive number of seconds, got (?P<value>.+)$"),
+        "setting.timeout",
+    ),
+    (
+        re.compile(r"^(?P<name>\w+) must be (?:one of )?(?P<choices>.+?),? got (?P<value>.+)$"),
+        "setting.choice",
+    ),
+    (re.compile(r"^the (?P<profile>'[^']+') profile does not support strict"), "setting.strict"),
+)
+"""The ``ValueError`` messages of the settings (``agentcore.providers.connection``,
+``deepseek_settings``, ``openai_compatible``, ``validation``, ``runtime``), each with its
+explanation; any other ``ValueError`` gets ``typed error.ValueError``."""
+
+
+def _explain_setting(message: str, language: Language) -> str:
+    for pattern, key in _SETTING_PROBLEMS:
+        if match := pattern.match(message):
+            return phrase(key, language, **match.groupdict())
+    return phrase("typed error.ValueError", language)
 
 
 def _field_phrase(field: object, language: Language) -> str:
