@@ -163,9 +163,7 @@ def build_parser(language: Language = "en") -> argparse.ArgumentParser:
         "--city", choices=sorted(TEACHING_WEATHER), default="Tokyo", help=say("cli.city")
     )
     parser.add_argument("--task", choices=TASKS, default="convert", help=say("cli.task"))
-    parser.add_argument(
-        "--language", choices=LANGUAGES, default=language, help=say("cli.language")
-    )
+    parser.add_argument("--language", choices=LANGUAGES, default=language, help=say("cli.language"))
     parser.add_argument(
         "--max-steps", type=_positive_int(1, language), default=6, help=say("cli.max steps")
     )

@@ -67,6 +67,10 @@ class Exercise:
     needs: Mapping[str, str] = field(default_factory=dict)
 
 
+GRADE_KEYS: dict[str, Any] = {}
+"""The graded key of an exercise whose answer is a fixed key (lesson 00's jobs), by exercise:
+set only in the grading interpreter, from the teacher's hidden test."""
+
 EXERCISES: dict[str, Exercise] = {}
 """Every exercise of the lessons, by the name its check cell uses; filled by the lesson
 modules."""
@@ -452,9 +456,14 @@ def verdict(
         ok, key, values = False, "not_attempted", {"names": ", ".join(missing)}
     else:
         ok, key, values = judge_namespace(spec, ns)
+    return ok, verdict_line(ok, key, language, values)
+
+
+def verdict_line(ok: bool, key: str, language: str, values: dict[str, Any]) -> str:
+    """The one verdict line: ``✔``/``✘`` prefix and the message ``check.<key>``."""
     prefix_key = "not attempted" if key == "not_attempted" else "right" if ok else "not yet"
-    prefix = phrase("check.prefix." + prefix_key, language)
-    return ok, prefix + _message(key, language, values)
+    prefix = phrase("check.prefix." + prefix_key, check_language(language))
+    return prefix + _message(key, language, values)
 
 
 def check(exercise: str, language: str | None = None) -> None:

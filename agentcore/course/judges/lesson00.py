@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 
-from agentcore.course.judges.core import Judgement, Namespace, exercise, kind, plain
+from agentcore.course.judges.core import GRADE_KEYS, Judgement, Namespace, exercise, kind, plain
 from agentcore.course.judges.runs import outcome
 from agentcore.course.teaching_tools import build_tools
 from agentcore.errors import AgentRuntimeError
@@ -41,7 +41,11 @@ def workflow_or_agent(ns: Namespace) -> Judgement:
     missing = [job for job in JOB_NAMES if answers.get(job) not in CHOICES]
     if missing:
         return False, "jobs_missing", {"jobs": ", ".join(missing)}
-    wrong = [job for job in JOB_NAMES if job_digest(job, answers[job]) != _RIGHT_DIGESTS[job]]
+    key = GRADE_KEYS.get("workflow_or_agent")  # the teacher's key, when grading
+    if key is not None:
+        wrong = [job for job in JOB_NAMES if answers[job] != key[job]]
+    else:
+        wrong = [job for job in JOB_NAMES if job_digest(job, answers[job]) != _RIGHT_DIGESTS[job]]
     if wrong:
         return False, "jobs_wrong", {"count": len(wrong), "job": wrong[0], "job_key": wrong[0]}
     return True, "jobs_right", {}

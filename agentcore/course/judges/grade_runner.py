@@ -1,0 +1,154 @@
+"""The fresh interpreter a grade is computed in (``python -I -m ...judges.grade_runner``).
+
+Reads one JSON request on stdin (written by :func:`agentcore.course.judges.grade.judge_notebook`):
+``{"nonce": str, "language": "en"|"zh-CN", "cells": [{"source": str, "exercise": str|None,
+"names": [str, ...]}...], "want": [exercise, ...], "keys": {exercise: value}}``. Runs the cells in
+order in an IPython shell of its own (the teacher's setup cells, and in place of each answer cell
+the learner's source, its names cleared first); after each wanted answer cell it puts back every
+``agentcore`` module, class, function body and builtin as they were before any learner code ran,
+judges the answer with :func:`agentcore.course.judges.core.verdict`, and refuses the verdict if the
+judge's world was changed while judging. Prints one line on the original stdout: the nonce, then
+``{exercise: [accepted, line]}`` as JSON. Everything the cells print goes to ``/dev/null``.
+"""
+
+from __future__ import annotations
+
+import builtins
+import contextlib
+import io
+import json
+import os
+import sys
+from types import FunctionType, ModuleType
+from typing import Any
+
+_MISSING = object()
+
+
+class World:
+    """What the judge relies on, as it was: ``agentcore`` modules, their classes, function
+    bodies, ``sys.modules`` entries and builtins."""
+
+    def __init__(self) -> None:
+        self.modules = {
+            name: module
+            for name, module in sys.modules.items()
+            if isinstance(module, ModuleType)
+            and (name == "agentcore" or name.startswith("agentcore."))
+        }
+        self.module_dicts = {name: dict(vars(m)) for name, m in self.modules.items()}
+        self.builtins = dict(vars(builtins))
+        self.classes: dict[type, dict[str, Any]] = {}
+        self.codes: dict[FunctionType, Any] = {}
+        for name, namespace in self.module_dicts.items():
+            for value in namespace.values():
+                if isinstance(value, type) and value.__module__ == name:
+                    self.classes[value] = dict(vars(value))
+                    for item in vars(value).values():
+                        function = getattr(item, "__func__", item)
+                        if isinstance(function, FunctionType):
+                            self.codes[function] = function.__code__
+                elif isinstance(value, FunctionType):
+                    self.codes[value] = value.__code__
+
+    def changed(self) -> bool:
+        """Whether anything taken in the snapshot differs now (by identity)."""
+        if any(sys.modules.get(name) is not module for name, module in self.modules.items()):
+            return True
+        # Added names are ignored (an import adds a submodule to its package); changed or
+        # removed ones are what a patch does.
+        for name, saved in self.module_dicts.items():
+            now = vars(self.modules[name])
+            if any(now.get(k, _MISSING) is not v for k, v in saved.items()):
+                return True
+        now_builtins = vars(builtins)
+        if any(now_builtins.get(k, _MISSING) is not v for k, v in self.builtins.items()):
+            return True
+        for cls, saved in self.classes.items():
+            members = vars(cls)
+            if members.keys() != saved.keys() or any(members[k] is not v for k, v in saved.items()):
+                return True
+        return any(function.__code__ is not code for function, code in self.codes.items())
+
+    def restore(self) -> None:
+        """Put everything in the snapshot back."""
+        for name, module in self.modules.items():
+            sys.modules[name] = module
+            vars(module).update(self.module_dicts[name])
+        vars(builtins).update(self.builtins)
+        for cls, saved in self.classes.items():
+            for key in set(vars(cls)) - set(saved):
+                with contextlib.suppress(AttributeError, TypeError):
+                    delattr(cls, key)
+            for key, value in saved.items():
+                if vars(cls).get(key) is not value:
+                    with contextlib.suppress(AttributeError, TypeError):
+                        setattr(cls, key, value)
+        for function, code in self.codes.items():
+            if function.__code__ is not code:
+                function.__code__ = code
+
+
+def _quiet() -> contextlib.ExitStack:
+    """Send what cells print (Python's and the OS's stdout and stderr) to /dev/null."""
+    stack = contextlib.ExitStack()
+    sink = io.StringIO()
+    stack.enter_context(contextlib.redirect_stdout(sink))
+    stack.enter_context(contextlib.redirect_stderr(sink))
+    return stack
+
+
+def main() -> None:
+    """Run the request read from stdin; print the nonce and the verdicts on the real stdout."""
+    request = json.loads(sys.stdin.read())
+    nonce = request["nonce"]
+    out = os.fdopen(os.dup(1), "w", encoding="utf-8")
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 1)
+    os.dup2(devnull, 2)
+
+    from IPython.core.interactiveshell import InteractiveShell
+
+    from agentcore.course.judges import core
+    from agentcore.course.text import current_language, set_language
+
+    set_language(request["language"])
+    shell = InteractiveShell.instance()
+    core.GRADE_KEYS.update(request.get("keys", {}))
+    world = World()
+    want = set(request["want"])
+    results: dict[str, list[Any]] = {}
+    for cell in request["cells"]:
+        exercise = cell.get("exercise")
+        for name in cell.get("names", []):
+            shell.user_ns.pop(name, None)
+        with _quiet():
+            outcome = shell.run_cell(cell["source"], store_history=False)  # type: ignore[no-untyped-call]
+        if exercise is None:
+            continue
+        core.note_cell_result(
+            tuple(cell["names"]), outcome.error_in_exec or outcome.error_before_exec
+        )
+        if exercise not in want:
+            continue
+        tampered = world.changed()
+        world.restore()
+        with _quiet():
+            # in the language the lesson's setup cell chose (set_language), as in the lesson
+            ok, line = core.verdict(exercise, None, shell.user_ns)
+        if tampered or world.changed():
+            ok, line = (
+                False,
+                core.verdict_line(False, "judge_changed", current_language(), {}),
+            )
+        world.restore()
+        results[exercise] = [bool(ok is True), str(line)]
+        if want <= set(results):
+            break
+    out.write(nonce + json.dumps(results, ensure_ascii=False) + "\n")
+    out.flush()
+    os._exit(0)  # no atexit handler or thread of learner code runs after the verdicts
+
+
+if __name__ == "__main__":
+    main()
