@@ -30,11 +30,12 @@ from collections.abc import Callable, Mapping, MutableMapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import FrameType
-from typing import Any
+from typing import Any, TypeVar
 
 from agentcore.course.text import check_language, phrase, resolve_language
 
 Namespace = MutableMapping[str, Any]
+T = TypeVar("T")
 Judgement = tuple[bool, str, dict[str, Any]]
 """(accepted, message key, values for the message's placeholders)."""
 
@@ -229,7 +230,7 @@ def _is_learner_code(frame: FrameType) -> bool:
     return not frame.f_code.co_filename.startswith(_LIBRARY_PREFIXES)
 
 
-class _Budget:
+class Budget:
     """A deadline enforced in learner code by ``sys.settrace`` and, where it exists, SIGALRM.
 
     Why both: ``sys.settrace`` works everywhere CPython runs, including the browser edition
@@ -266,7 +267,7 @@ class _Budget:
         self.expired = True
         raise TimeLimitExceeded(self.seconds)
 
-    def run(self, work: Callable[[], Judgement]) -> Judgement:
+    def run(self, work: Callable[[], T]) -> T:
         """Run ``work`` under the deadline; restore any earlier tracer and alarm handler."""
         self.deadline = time.monotonic() + self.seconds
         previous_trace = sys.gettrace()
@@ -404,7 +405,7 @@ def judge_namespace(spec: Exercise, ns: Namespace) -> Judgement:
                 "cell_key": spec.needs[missing_needs[0]],
             },
         )
-    budget = _Budget(TIME_LIMIT_SECONDS)
+    budget = Budget(TIME_LIMIT_SECONDS)
     try:
         judgement = budget.run(lambda: spec.judge(ns))
     except TimeLimitExceeded:

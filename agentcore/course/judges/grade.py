@@ -52,6 +52,12 @@ def _nbgrader(cell: Any) -> Mapping[str, Any]:
     return cell.get("metadata", {}).get("nbgrader", {}) or {}
 
 
+def _source(cell: Any) -> str:
+    """A cell's source as one string (a notebook file may store it as a list of lines)."""
+    source = cell.get("source", "")
+    return "".join(source) if isinstance(source, list) else str(source)
+
+
 def _is_answer(cell: Any) -> bool:
     meta = _nbgrader(cell)
     return cell.get("cell_type") == "code" and bool(meta.get("solution")) and not meta.get("grade")
@@ -103,7 +109,7 @@ def judge_notebook(
     """
     language = language or current_language()
     answers = {
-        _nbgrader(cell).get("grade_id"): cell.get("source", "")
+        _nbgrader(cell).get("grade_id"): _source(cell)
         for cell in submitted["cells"]
         if _is_answer(cell)
     }
@@ -114,19 +120,19 @@ def judge_notebook(
         if cell.get("cell_type") != "code":
             continue
         if _is_grade(cell):
-            call = graded_call(cell.get("source", ""))
+            call = graded_call(_source(cell))
             if call is not None and "key" in call[1]:
                 keys[call[0]] = call[1]["key"]
             continue
         if _is_answer(cell):
             exercise = cell.get("metadata", {}).get("agentcore", {}).get("exercise")
             learner = answers.get(_nbgrader(cell).get("grade_id"), "")
-            names = list(forgotten_names(cell.get("source", "")))
+            names = list(forgotten_names(_source(cell)))
             cells.append({"source": learner, "exercise": exercise, "names": names})
             if exercise:
                 found.append(exercise)
             continue
-        cells.append({"source": cell.get("source", ""), "exercise": None, "names": []})
+        cells.append({"source": _source(cell), "exercise": None, "names": []})
     want = list(found if exercises is None else exercises)
     nonce = secrets.token_hex(16)
     request = {"nonce": nonce, "language": language, "cells": cells, "want": want, "keys": keys}
@@ -212,7 +218,7 @@ class GradeInFreshInterpreter(Preprocessor):
         source = json.loads((Path(folder) / f"{info['notebook']}.ipynb").read_text("utf-8"))
         wanted = {}
         for index, cell in enumerate(nb.cells):
-            call = graded_call(cell.source) if _is_grade(cell) else None
+            call = graded_call(_source(cell)) if _is_grade(cell) else None
             if call is not None:
                 wanted[index] = call[0]
         results = judge_notebook(source, nb, sorted(set(wanted.values())))

@@ -19,6 +19,7 @@ import io
 import json
 import os
 import sys
+from functools import partial
 from types import FunctionType, ModuleType
 from typing import Any
 
@@ -98,6 +99,10 @@ def _quiet() -> contextlib.ExitStack:
     return stack
 
 
+def _run_cell(shell: Any, source: str) -> Any:
+    return shell.run_cell(source, store_history=False)
+
+
 def main() -> None:
     """Run the request read from stdin; print the nonce and the verdicts on the real stdout."""
     request = json.loads(sys.stdin.read())
@@ -123,7 +128,12 @@ def main() -> None:
         for name in cell.get("names", []):
             shell.user_ns.pop(name, None)
         with _quiet():
-            outcome = shell.run_cell(cell["source"], store_history=False)  # type: ignore[no-untyped-call]
+            # an answer cell gets the judges' time limit too: a loop at its top level ends
+            outcome = (
+                core.Budget(core.TIME_LIMIT_SECONDS).run(partial(_run_cell, shell, cell["source"]))
+                if exercise
+                else _run_cell(shell, cell["source"])
+            )
         if exercise is None:
             continue
         core.note_cell_result(
