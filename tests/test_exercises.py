@@ -31,8 +31,14 @@ RAISES = 'raise RuntimeError("an edited answer that raises")'
 PROBED = {
     "workflow_or_agent",
     "both_cities",
+    "predict_lengths",
+    "to_celsius_tool",
+    "predictions",
+    "never_stops",
     "break_second_turn",
     "unanswered_calls",
+    "check_paris_weather",
+    "compare_cities",
     "unpaired_outputs",
 }
 """Exercises whose kinds of mistake are written down (issue 18): at least 6 wrong answers, each

@@ -25,6 +25,15 @@ from typing import Any
 
 _MISSING = object()
 
+_LAZY_CLASS_KEYS = frozenset(
+    {"__annotations__", "__protocol_attrs__", "__non_callable_proto_members__", "_abc_impl"}
+)
+"""Keys Python or pydantic add to a class on first use (``isinstance`` against a Protocol)."""
+
+
+def _lazy(key: str) -> bool:
+    return key in _LAZY_CLASS_KEYS or key.startswith("__pydantic")
+
 
 class World:
     """What the judge relies on, as it was: ``agentcore`` modules, their classes, function
@@ -67,7 +76,8 @@ class World:
             return True
         for cls, saved in self.classes.items():
             members = vars(cls)
-            if members.keys() != saved.keys() or any(members[k] is not v for k, v in saved.items()):
+            added = {key for key in members.keys() - saved.keys() if not _lazy(key)}
+            if added or any(members.get(k, _MISSING) is not v for k, v in saved.items()):
                 return True
         return any(function.__code__ is not code for function, code in self.codes.items())
 
@@ -78,7 +88,7 @@ class World:
             vars(module).update(self.module_dicts[name])
         vars(builtins).update(self.builtins)
         for cls, saved in self.classes.items():
-            for key in set(vars(cls)) - set(saved):
+            for key in {k for k in set(vars(cls)) - set(saved) if not _lazy(k)}:
                 with contextlib.suppress(AttributeError, TypeError):
                     delattr(cls, key)
             for key, value in saved.items():

@@ -5,13 +5,24 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from agentcore.course.judges.core import Judgement, Namespace, error_name, exercise, kind, plain
+from agentcore.course.judges.core import (
+    Judgement,
+    Namespace,
+    error_name,
+    exercise,
+    kind,
+    plain,
+    same,
+)
 from agentcore.course.judges.runs import outcome
 from agentcore.errors import AgentRuntimeError, ToolArgumentsError
 from agentcore.protocol import ModelTurn, ToolCall
 from agentcore.runtime import RunResult
 from agentcore.scripted import ScriptedModel
 from agentcore.tools import Tool
+
+ABSOLUTE_ZERO_F = -459.67
+"""The task's bound: a temperature "not below" absolute zero in °F."""
 
 
 def through_runtime(tool: Tool, arguments: dict[str, Any]) -> Any:
@@ -44,14 +55,21 @@ def to_celsius_tool(ns: Namespace) -> Judgement:
     good = through_runtime(tool, {"temperature_f": 64.4})
     if isinstance(good, AgentRuntimeError):
         return False, "tool_good_call", {"error": error_name(good)}
-    if good != {"temperature_c": 18.0} or through_runtime(tool, {"temperature_f": 212.0}) != {
-        "temperature_c": 100.0
-    }:
-        return False, "tool_result", {}
+    # the task's own formula, on values where a wrong rounding or a swapped formula shows
+    for value in (64.4, 212.0, 100.0, 0.0, -40.0):
+        expected = {"temperature_c": round((value - 32) * 5 / 9, 1)}
+        got = through_runtime(tool, {"temperature_f": value})
+        if isinstance(got, AgentRuntimeError) or not same(plain(got), expected):
+            return False, "tool_result", {}
+    # the bound itself is allowed ("not below"), the value just under it is not
+    if isinstance(through_runtime(tool, {"temperature_f": ABSOLUTE_ZERO_F}), AgentRuntimeError):
+        return False, "tool_refused_bound", {}
     refusals: list[tuple[dict[str, Any], str]] = [
         ({"temperature_f": "64.4"}, "tool_accepted_text"),
+        ({"temperature_f": ABSOLUTE_ZERO_F - 0.01}, "tool_accepted_cold"),
         ({"temperature_f": -500.0}, "tool_accepted_cold"),
         ({"temperature_f": 64.4, "unit": "F"}, "tool_accepted_extra"),
+        ({}, "tool_accepted_missing"),
     ]
     for arguments, key in refusals:
         if not isinstance(through_runtime(tool, arguments), ToolArgumentsError):

@@ -21,19 +21,33 @@ from agentcore.protocol import ModelTurn, ToolCall
 from agentcore.scripted import ScriptedModel
 
 
-def paris_models() -> dict[str, Callable[[], Any]]:
-    """Models a Paris weather check must fail: each gets the answer right but not the path."""
+def paris_models() -> dict[str, tuple[Callable[[], Any], str]]:
+    """Models a Paris weather check must fail, each with the message that says what it missed:
+    the guesser and the double lookup get the answer right but not the path; the last one
+    takes the right path to a wrong answer (a check of the trajectory alone passes it)."""
     answer = "Paris's deterministic teaching record is 12.0°C, light rain."
     look = ToolCall("call-weather", "get_teaching_weather", {"city": "Paris"})
     again = ToolCall("call-weather-2", "get_teaching_weather", {"city": "Paris"})
     return {
-        "model_guesser": lambda: ScriptedModel([ModelTurn(final_text=answer)]),
-        "model_twice": lambda: ScriptedModel(
-            [
-                ModelTurn(tool_calls=(look,)),
-                ModelTurn(tool_calls=(again,)),
-                ModelTurn(final_text=answer),
-            ]
+        "model_guesser": (
+            lambda: ScriptedModel([ModelTurn(final_text=answer)]),
+            "paris_passed_guesser",
+        ),
+        "model_twice": (
+            lambda: ScriptedModel(
+                [
+                    ModelTurn(tool_calls=(look,)),
+                    ModelTurn(tool_calls=(again,)),
+                    ModelTurn(final_text=answer),
+                ]
+            ),
+            "paris_passed_guesser",
+        ),
+        "model_wrong_answer": (
+            lambda: ScriptedModel(
+                [ModelTurn(tool_calls=(look,)), ModelTurn(final_text="Paris is 18.0°C, cloudy.")]
+            ),
+            "paris_passed_wrong_answer",
         ),
     }
 
@@ -48,7 +62,7 @@ def check_paris_weather(ns: Namespace) -> Judgement:
         raise
     except BaseException as error:
         return False, "paris_honest_failed", {"error": error_name(error)}
-    for key, make_model in paris_models().items():
+    for key, (make_model, passed) in paris_models().items():
         try:
             returned = function(make_model)
         except AssertionError:
@@ -59,7 +73,7 @@ def check_paris_weather(ns: Namespace) -> Judgement:
             return False, "paris_guesser_error", {"model_key": key, "error": error_name(error)}
         if returned is not None:
             return False, "paris_returns_value", {}
-        return False, "paris_passed_guesser", {"model_key": key, "what_key": "what_read"}
+        return False, passed, {"model_key": key, "what_key": "what_read"}
     return True, "paris_right", {}
 
 
