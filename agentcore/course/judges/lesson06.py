@@ -295,6 +295,16 @@ def _never_answers(messages: Sequence[Mapping[str, Any]], tools: Any) -> ModelTu
     return ModelTurn(tool_calls=(ToolCall(call_id, "get_teaching_weather", {"city": "Tokyo"}),))
 
 
+def _lookups_then_answer(lookups: int) -> ScriptedModel:
+    """A listed script of ``lookups`` tool turns, then an answer: it needs ``lookups + 1``
+    steps, and a model reused across tries starts in the middle of its script."""
+    turns = [
+        ModelTurn(tool_calls=(ToolCall(f"call-{n}", "get_teaching_weather", {"city": "Tokyo"}),))
+        for n in range(lookups)
+    ]
+    return ScriptedModel([*turns, ModelTurn(final_text="done")])
+
+
 def _broken_weather(city: str) -> dict[str, Any]:
     raise ConnectionError("the weather service did not answer (a simulated outage)")
 
@@ -311,6 +321,9 @@ def smallest_max_steps(ns: Namespace) -> Judgement:
         ("case_convert", lambda: ScriptedWeatherModel(task="convert"), 3),
         ("case_describe", lambda: ScriptedWeatherModel(task="describe"), 4),
         ("case_never", lambda: ScriptedModel(_never_answers), None),
+        # the top of the range, and one past it; a listed script, so a reused model shows
+        ("case_six_steps", lambda: _lookups_then_answer(5), 6),
+        ("case_seven_steps", lambda: _lookups_then_answer(6), None),
     ]
     for case, make_model, expected in cases:
         got = call("smallest_max_steps", function, make_model, list(tools))
