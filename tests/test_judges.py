@@ -223,3 +223,58 @@ def test_two_calls_accepts_lesson_01s_key_spelling_and_names_the_keys() -> None:
 def test_reminder_twice_states_its_keys() -> None:
     line = judged("reminder_twice", "my_reminders = [1, 2]\nsent_twice = True")
     assert "'stop', 'observe'" in line
+
+
+def test_a_grade_comes_from_a_fresh_interpreter_that_the_answer_cannot_rig() -> None:
+    import json
+    from pathlib import Path
+
+    from agentcore.course.judges.grade import judge_notebook
+
+    path = Path(__file__).parent.parent / "notebooks" / "en" / "solutions" / "03-errors.ipynb"
+    source = json.loads(path.read_text(encoding="utf-8"))
+    assert {name: ok for name, (ok, _) in judge_notebook(source, source).items()} == {
+        "break_second_turn": True,
+        "unanswered_calls": True,
+    }
+    rigged = json.loads(json.dumps(source))
+    patch = (
+        "from agentcore.course.judges import lesson03\n"
+        "lesson03.same = lambda left, right: True\n"
+        "def unanswered_calls(messages):\n"
+        "    return []\n"
+    )
+    for cell in rigged["cells"]:
+        if cell["metadata"].get("agentcore", {}).get("exercise") == "unanswered_calls":
+            cell["source"] = patch
+    ok, line = judge_notebook(source, rigged, ["unanswered_calls"])["unanswered_calls"]
+    assert not ok and "changed the judge" in line
+
+
+def test_a_registry_changed_in_place_is_seen_and_undone_before_the_next_answer() -> None:
+    import json
+    from pathlib import Path
+
+    from agentcore.course.judges.grade import judge_notebook
+
+    path = Path(__file__).parent.parent / "notebooks" / "en" / "solutions" / "03-errors.ipynb"
+    source = json.loads(path.read_text(encoding="utf-8"))
+    rigged = json.loads(json.dumps(source))
+    sources = {
+        "break_second_turn": (
+            "from agentcore.course.judges import core\n"
+            "for name, spec in list(core.EXERCISES.items()):\n"
+            "    core.EXERCISES[name] = core.Exercise(spec.names, lambda ns: (True, 'x', {}))\n"
+            "my_script = None\n"
+        ),
+        "unanswered_calls": "def unanswered_calls(messages):\n    return []\n",
+    }
+    for cell in rigged["cells"]:
+        exercise = cell["metadata"].get("agentcore", {}).get("exercise")
+        if exercise in sources:
+            cell["source"] = sources[exercise]
+    judged = judge_notebook(source, rigged)
+    assert (
+        not judged["break_second_turn"][0] and "changed the judge" in judged["break_second_turn"][1]
+    )
+    assert not judged["unanswered_calls"][0] and "changed" not in judged["unanswered_calls"][1]

@@ -15,10 +15,12 @@ from __future__ import annotations
 
 import builtins
 import contextlib
+import copy
 import io
 import json
 import os
 import sys
+import traceback
 from functools import partial
 from types import FunctionType, ModuleType
 from typing import Any
@@ -47,6 +49,19 @@ class World:
             and (name == "agentcore" or name.startswith("agentcore."))
         }
         self.module_dicts = {name: dict(vars(m)) for name, m in self.modules.items()}
+        # The judges' own tables (the registry, the cases, the expected values) are mutable:
+        # a copy of each, to see and undo a change made in place.
+        self.tables: list[tuple[Any, Any]] = []
+        for name, namespace in self.module_dicts.items():
+            if not name.startswith("agentcore.course.judges"):
+                continue
+            for key, value in namespace.items():
+                if key.startswith("__") or type(value) not in (dict, list, set):
+                    continue  # __builtins__ is a dict too: builtins are checked by identity
+                try:
+                    self.tables.append((value, copy.deepcopy(value)))
+                except TypeError:  # a table of class internals (lesson06's), checked by identity
+                    continue
         self.builtins = dict(vars(builtins))
         self.classes: dict[type, dict[str, Any]] = {}
         self.codes: dict[FunctionType, Any] = {}
@@ -79,6 +94,8 @@ class World:
             added = {key for key in members.keys() - saved.keys() if not _lazy(key)}
             if added or any(members.get(k, _MISSING) is not v for k, v in saved.items()):
                 return True
+        if any(table != saved for table, saved in self.tables):
+            return True
         return any(function.__code__ is not code for function, code in self.codes.items())
 
     def restore(self) -> None:
@@ -98,6 +115,14 @@ class World:
         for function, code in self.codes.items():
             if function.__code__ is not code:
                 function.__code__ = code
+        for table, saved in self.tables:
+            if table == saved:
+                continue
+            table.clear()
+            if isinstance(table, list):
+                table.extend(copy.deepcopy(saved))
+            else:
+                table.update(copy.deepcopy(saved))
 
 
 def _quiet() -> contextlib.ExitStack:
@@ -114,13 +139,26 @@ def _run_cell(shell: Any, source: str) -> Any:
 
 
 def main() -> None:
-    """Run the request read from stdin; print the nonce and the verdicts on the real stdout."""
+    """Run the request read from stdin; print the nonce and the verdicts on the real stdout.
+
+    If the run itself breaks, its traceback goes to the real stdout without the nonce (the
+    caller then reports that the grading run did not report, and a teacher can read why).
+    """
     request = json.loads(sys.stdin.read())
-    nonce = request["nonce"]
     out = os.fdopen(os.dup(1), "w", encoding="utf-8")
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, 1)
     os.dup2(devnull, 2)
+    try:
+        _grade(request, out)
+    except BaseException:  # the runner's own failure: say why, then end without verdicts
+        out.write(traceback.format_exc())
+        out.flush()
+        os._exit(1)
+
+
+def _grade(request: dict[str, Any], out: Any) -> None:
+    nonce = request["nonce"]
 
     from IPython.core.interactiveshell import InteractiveShell
 
