@@ -50,7 +50,9 @@ def test_the_review_quiz_and_its_model_answers_follow_set_language(
     monkeypatch.setattr(jupyterquiz, "display_quiz", lambda items, **_: shown.append(items))
     quiz.review_quiz("00")
     chinese = quiz.questions("00", "zh-CN")
-    assert [item["question"] for item in shown[0]] == [item["question"] for item in chinese]
+    assert [item["question"] for item in shown[0]] == [
+        quiz.as_html(item["question"]) for item in chinese
+    ]
     assert quiz.questions("00") == chinese
     assert "<summary>参考答案 1</summary>" in quiz.model_answers_markdown("00")
 

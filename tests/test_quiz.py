@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import re
+from collections import Counter
 from configparser import ConfigParser
 from pathlib import Path
+from typing import Any
 
 import nbformat
 import pytest
@@ -15,6 +18,11 @@ from agentcore.course import quiz
 from scripts.lessons import LANGUAGES, NOTEBOOKS, solutions
 
 SOLUTIONS = [path for language in LANGUAGES for path in solutions(language)]
+# The learner notebooks released from them, beside solutions/.
+LEARNER = [path.parent.parent / path.name for path in SOLUTIONS]
+LESSONS = sorted(
+    {path.name[:2] + ("-appendix" if "-appendix-" in path.name else "") for path in SOLUTIONS}
+)
 
 
 def lesson_of(path: Path) -> str:
@@ -24,7 +32,7 @@ def lesson_of(path: Path) -> str:
     return path.name[:2]
 
 
-@pytest.mark.parametrize("lesson", sorted({lesson_of(path) for path in SOLUTIONS}))
+@pytest.mark.parametrize("lesson", LESSONS)
 def test_every_question_has_one_right_choice_and_feedback_on_every_choice(lesson: str) -> None:
     english, chinese = quiz.questions(lesson, "en"), quiz.questions(lesson, "zh-CN")
     assert 3 <= len(english) <= 5
@@ -37,6 +45,115 @@ def test_every_question_has_one_right_choice_and_feedback_on_every_choice(lesson
         assert item["model_answer"].strip()
     for en, zh in zip(english, chinese, strict=True):  # the same right choice in both languages
         assert [c["correct"] for c in en["choices"]] == [c["correct"] for c in zh["choices"]]
+
+
+def right_choice(item: dict[str, Any]) -> dict[str, Any]:
+    return next(choice for choice in item["choices"] if choice["correct"])
+
+
+def giveaways(items: list[dict[str, Any]]) -> list[str]:
+    """What gives the right choices of a quiz away: the right choice is the longest (a tie
+    counts, it gives no cover) in more than 40 % of the questions, or more than half of the right
+    choices sit at one position (as written in the JSON: the widget shuffles, the JSON does not)."""
+    longest = sum(
+        all(len(c["answer"]) <= len(right_choice(item)["answer"]) for c in item["choices"])
+        for item in items
+    )
+    positions = Counter(item["choices"].index(right_choice(item)) for item in items)
+    problems = []
+    if longest > 0.4 * len(items):
+        problems.append(f"the right choice is the longest in {longest} of {len(items)} questions")
+    position, count = positions.most_common(1)[0]
+    if count > 0.5 * len(items):
+        problems.append(f"{count} of {len(items)} right choices are choice {position + 1}")
+    return problems
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("lesson", LESSONS)
+def test_neither_length_nor_position_gives_the_right_choice_away(
+    lesson: str, language: str
+) -> None:
+    assert giveaways(quiz.questions(lesson, language)) == []
+
+
+def question(answers: list[str], right: int) -> dict[str, Any]:
+    return {"choices": [{"answer": a, "correct": i == right} for i, a in enumerate(answers)]}
+
+
+def test_the_giveaway_rule_catches_the_old_pattern_and_passes_a_varied_quiz() -> None:
+    # The quizzes before issue 18: second of three and the longest, in nearly every question.
+    old = [question(["no", "the right one, longest", "nope"], 1)] * 4 + [
+        question(["a long wrong choice here", "right", "no"], 1)
+    ]
+    assert giveaways(old) == [
+        "the right choice is the longest in 4 of 5 questions",
+        "5 of 5 right choices are choice 2",
+    ]
+    # Two of five longest (40 %) and two of five at one position are still allowed; ties count.
+    varied = [
+        question(["right, longest", "no", "nope"], 0),
+        question(["same", "size"], 1),
+        question(["wrong but long", "no", "right"], 2),
+        question(["wrong but long", "right", "no"], 1),
+        question(["wrong but long", "no", "nah", "right"], 3),
+    ]
+    assert giveaways(varied) == []
+    assert giveaways([*varied, question(["right, longest", "no"], 0)]) == [
+        "the right choice is the longest in 3 of 6 questions"
+    ]
+
+
+def test_review_quiz_shuffles_the_choices_and_keeps_every_question_and_feedback() -> None:
+    InteractiveShell.instance()
+    with capture_output() as captured:
+        quiz.review_quiz("02", "zh-CN")
+    html = captured.outputs[0].data["text/html"]
+    script = captured.outputs[1].data["application/javascript"]
+    assert 'data-shuffleanswers="True"' in html  # jupyterquiz shuffles in the browser
+    assert 'data-shufflequestions="False"' in html  # the questions keep the lesson's numbering
+    for item in quiz.questions("02", "zh-CN"):
+        assert json.dumps(quiz.as_html(item["question"])) in script
+        for choice in item["choices"]:
+            assert json.dumps(quiz.as_html(choice["answer"])) in script
+            assert json.dumps(quiz.as_html(choice["feedback"])) in script
+    # jupyterquiz shows these strings as HTML: code spans as <code>, no backtick left to read.
+    assert json.dumps("<code>round_to</code>")[1:-1] in script
+
+
+def test_quiz_text_becomes_html_with_code_spans_and_nothing_left_to_interpret() -> None:
+    assert quiz.as_html('`extra="forbid"` refuses `round_to`') == (
+        '<code>extra="forbid"</code> refuses <code>round_to</code>'
+    )
+    assert quiz.as_html("`a < b` & <b>bold</b>") == (
+        "<code>a &lt; b</code> &amp; &lt;b&gt;bold&lt;/b&gt;"
+    )
+    assert quiz.as_html("no code here") == "no code here"
+
+
+def language_of(path: Path) -> str:
+    return path.parent.parent.name if path.parent.name == "solutions" else path.parent.name
+
+
+@pytest.mark.parametrize("path", SOLUTIONS + LEARNER, ids=lambda p: str(p.relative_to(NOTEBOOKS)))
+def test_without_javascript_the_lesson_still_shows_every_question_and_model_answer(
+    path: Path,
+) -> None:
+    # Where widgets do not render (GitHub, nbviewer, a plain-text export), the quiz output is
+    # blank; the Markdown cell before it must list the questions and the one after it must hold
+    # one model answer per question, as plain Markdown.
+    cells = nbformat.read(path, as_version=4).cells
+    at = next(
+        i for i, c in enumerate(cells) if c.cell_type == "code" and "review_quiz(" in c.source
+    )
+    items = quiz.questions(lesson_of(path), language_of(path))
+    before, after = cells[at - 1], cells[at + 1]
+    assert before.cell_type == "markdown" and after.cell_type == "markdown"
+    listed = re.findall(r"^(\d+)\. ", before.source.split("\n## ")[-1], flags=re.MULTILINE)
+    assert listed == [str(n) for n in range(1, len(items) + 1)]
+    assert after.source.count("<details>") == len(items)
+    for item in items:
+        assert item["model_answer"] in after.source
 
 
 @pytest.mark.parametrize("path", SOLUTIONS, ids=lambda p: f"{p.parent.parent.name}/{p.name}")

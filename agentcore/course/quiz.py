@@ -5,13 +5,19 @@ The questions live in ``agentcore/course/quizzes/<lesson>.json`` as
 ``{"question", "choices": [{"answer", "correct", "feedback"}], "model_answer"}``, with exactly
 one correct choice and feedback on every choice (the explanation a learner sees after picking a
 wrong one). ``review_quiz`` shows them with ``jupyterquiz`` (a maintained quiz package: clicking
-a choice shows its feedback); where JavaScript does not render, the lesson's Markdown cells
-hold the same questions and, in ``<details>``, the model answers (``model_answers_markdown``).
+a choice shows its feedback), which shuffles the choices in the browser each time the quiz is
+drawn, so the order written in the JSON is not the order a learner sees; the written choices are
+still varied so that neither the right one's position nor its length gives it away
+(``tests/test_quiz.py`` holds the limits). Where JavaScript does not render, the lesson's Markdown
+cells hold the same questions and, in ``<details>``, the model answers
+(``model_answers_markdown``).
 """
 
 from __future__ import annotations
 
+import html
 import json
+import re
 from importlib import resources
 from typing import Any
 
@@ -31,14 +37,31 @@ def questions(lesson: str, language: str | None = None) -> list[dict[str, Any]]:
     return data[language]
 
 
+CODE_SPAN = re.compile(r"`([^`]+)`")
+
+
+def as_html(text: str) -> str:
+    """``text`` (plain text with Markdown ```code``` spans) as the HTML jupyterquiz shows.
+
+    jupyterquiz puts a question, an answer and a feedback into the page as HTML (``innerHTML``
+    in its ``multiple_choice.js``), so the text is escaped (``<`` and ``&`` stay text) and each
+    code span becomes ``<code>``; without this a learner would read the backticks.
+    """
+    return CODE_SPAN.sub(r"<code>\1</code>", html.escape(text, quote=False))
+
+
 def as_jupyterquiz(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The questions in jupyterquiz's format (multiple choice, one answer right)."""
+    """The questions in jupyterquiz's format (multiple choice, one answer right), as HTML."""
     return [
         {
-            "question": item["question"],
+            "question": as_html(item["question"]),
             "type": "multiple_choice",
             "answers": [
-                {"answer": c["answer"], "correct": c["correct"], "feedback": c["feedback"]}
+                {
+                    "answer": as_html(c["answer"]),
+                    "correct": c["correct"],
+                    "feedback": as_html(c["feedback"]),
+                }
                 for c in item["choices"]
             ],
         }
@@ -48,10 +71,17 @@ def as_jupyterquiz(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def review_quiz(lesson: str, language: str | None = None) -> None:
     """Display the lesson's review questions as a checked quiz (needs ``jupyterquiz``), in
-    ``language`` (default: the one ``set_language`` chose)."""
+    ``language`` (default: the one ``set_language`` chose), with the choices shuffled.
+
+    Output: an HTML and a JavaScript display; the questions stay in their order and the
+    browser shuffles each question's choices when it draws the quiz (jupyterquiz's
+    ``shuffle_answers``: ``data-shuffleanswers="True"`` in the HTML, ``getRandomSubarray`` in its
+    JavaScript), so the stored output is the same on every run apart from jupyterquiz's random
+    element id, which ``notebooks/nbval-sanitize.cfg`` masks. Raises as ``questions`` does.
+    """
     from jupyterquiz import display_quiz  # type: ignore[import-untyped]  # only lessons need it
 
-    display_quiz(as_jupyterquiz(questions(lesson, language)), shuffle_answers=False)
+    display_quiz(as_jupyterquiz(questions(lesson, language)), shuffle_answers=True)
 
 
 def model_answers_markdown(lesson: str, language: str | None = None) -> str:
