@@ -3,9 +3,9 @@
 One lesson (03, two exercises, one point each) goes through ``nbgrader generate_assignment``
 and ``nbgrader autograde`` in a temporary course folder, configured as README says (the
 ``GradeInFreshInterpreter`` preprocessor after ``Execute``). Students submit the solutions, a
-half-right notebook, the untouched learner notebook, and (in the slow test) rigging attempts:
-each must score zero. The points come from hidden tests that judge each answer in a fresh
-interpreter; the released notebook does not contain them.
+half-right notebook, and rigging attempts (one in each answer cell): each must score zero.
+The points come from hidden tests that judge each answer in a fresh interpreter; the released
+notebook does not contain them.
 """
 
 from __future__ import annotations
@@ -184,14 +184,13 @@ PAIRS = {
     "rebinds_and_prints": ("rebinds_accepted", "prints_a_tick"),
     "patches_and_equals": ("patches_registry", "always_equal"),
     "forgets_and_edits": ("deletes_forget", "edits_gradebook_and_files"),
-    "edits_and_forgets": ("edits_gradebook_and_files", "deletes_forget"),
 }
 """Each student tries one rig in each of the two answer cells: every cell must score zero."""
 
 
 @pytest.mark.slow
 def test_rigging_attempts_score_zero_beside_full_and_partial_points(tmp_path: Path) -> None:
-    students = ["solved", "half", "untouched", *PAIRS]
+    students = ["solved", "half", *PAIRS]
     course = course_with_lesson(tmp_path, students)
     answers = solutions()
     first, second = list(answers)
@@ -206,7 +205,6 @@ def test_rigging_attempts_score_zero_beside_full_and_partial_points(tmp_path: Pa
             second: REGION.sub(lambda _: wrong + "\n", answers[second].source),
         },
     )
-    submit(course, "untouched", {})
     for student, (rig_one, rig_two) in PAIRS.items():
         (source_one, own_one), (source_two, _) = RIGS[rig_one], RIGS[rig_two]
         source_one = source_one.replace("edits_gradebook_and_files", student)
@@ -215,4 +213,4 @@ def test_rigging_attempts_score_zero_beside_full_and_partial_points(tmp_path: Pa
     nbgrader(course, "autograde", "lesson03")
     found, maximum = scores(course, students)
     assert maximum == 2
-    assert found == {"solved": 2, "half": 1, "untouched": 0, **{student: 0 for student in PAIRS}}
+    assert found == {"solved": 2, "half": 1, **{student: 0 for student in PAIRS}}

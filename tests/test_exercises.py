@@ -3,7 +3,8 @@
 For each solution notebook, one kernel runs the lesson top to bottom; then, for every exercise,
 the answer cell is run again with each wrong answer of ``metadata.agentcore.wrong_answers`` in
 place of its solution region, followed by the check cell: the check must print exactly one
-line, starting with ``✘``. The solution is then run again and must give ``✔``. The last variant
+line, starting with ``✘``; each of ``metadata.agentcore.valid_answers`` (correct answers in
+other styles) must give ``✔``. The solution is then run again and must give ``✔``. The last variant
 is the issue's "Run All" case: after the solution ran, the answer is edited into one that
 raises; the check must not accept the stale answer. The checks' own logic
 (``agentcore.course.checks``) is also tested without a kernel.
