@@ -6,7 +6,8 @@ the next step, the runtime manages it, the tool implements it.
 The layout shows the architecture:
 
 * ``agentcore/`` (this folder): the runtime a learner reads, in the chapter's words:
-  :mod:`~agentcore.protocol` (section 4), :mod:`~agentcore.tools` (section 5),
+  :mod:`~agentcore.protocol` (section 4), :mod:`~agentcore.tools` and
+  :mod:`~agentcore.strict_schema` (section 5),
   :mod:`~agentcore.runtime` (section 6), :mod:`~agentcore.events`,
   :mod:`~agentcore.transcript`, :mod:`~agentcore.errors` (section 7) and
   :mod:`~agentcore.scripted` (section 8). None of them imports a provider, a widget or
@@ -48,7 +49,8 @@ from agentcore.events import (
 from agentcore.protocol import Model, ModelTurn, ToolCall, ToolSchema
 from agentcore.runtime import AgentRun, AgentRuntime, RunResult, RunStatus, ToolErrorPolicy
 from agentcore.scripted import ScriptedModel
-from agentcore.tools import Tool, ToolRegistry, strict_json_schema
+from agentcore.strict_schema import StrictSchemaError, strict_json_schema
+from agentcore.tools import Tool, ToolRegistry
 from agentcore.transcript import Message, TranscriptView
 
 if TYPE_CHECKING:
@@ -155,6 +157,7 @@ __all__ = [
     "ScriptExhaustedError",
     "ScriptedModel",
     "ScriptedWeatherModel",
+    "StrictSchemaError",
     "Tool",
     "ToolAction",
     "ToolArgumentsError",

@@ -181,6 +181,9 @@ class ToolBudgetExceeded(AgentRuntimeError):
 class ModelError(AgentRuntimeError):
     """The model raised while producing a turn; the original exception is ``__cause__``.
 
+    Anything ``Model.generate`` raises becomes one (``SystemExit``, ``GeneratorExit`` and
+    ``StopIteration`` included), except ``KeyboardInterrupt``, which stops the run.
+
     Provider adapters raise subclasses of it for HTTP and wire-format problems. ``rejected``
     (a tuple of JSON values, default empty) holds the raw reply items an adapter refused;
     when it is not empty the runtime records them in the transcript as an assistant message

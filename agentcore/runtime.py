@@ -72,6 +72,10 @@ class AgentRuntime:
 
     Raises ``TypeError`` for a model without ``generate`` or a non-int budget, ``ValueError``
     for a budget out of range or an unknown policy.
+
+    A run fails with a typed :class:`AgentRuntimeError` that keeps the record: whatever a
+    handler or ``Model.generate`` raises becomes one (:class:`ToolExecutionError`,
+    :class:`ModelError`), except ``KeyboardInterrupt``, which stops the run as Ctrl-C should.
     """
 
     def __init__(
@@ -144,14 +148,7 @@ class AgentRuntime:
                 for index, (call, tool, arguments) in enumerate(prepared):
                     yield ToolAction(step, call)
                     content, failed = self._execute(run, call, tool, arguments)
-                    run.record(
-                        {
-                            "role": "tool",
-                            "tool_call_id": call.call_id,
-                            "name": call.name,
-                            "content": content,
-                        }
-                    )
+                    run.record(_tool_message(call, content))
                     yield ToolObservation(
                         step, call, content, failed, last_in_turn=index == len(prepared) - 1
                     )
@@ -164,11 +161,19 @@ class AgentRuntime:
             yield RunFailed(step, error)
 
     def _ask_model(self, run: AgentRun) -> ModelTurn:
-        """Take one model turn; it counts even if what comes back is rejected."""
+        """Take one model turn; it counts even if what comes back is rejected.
+
+        Whatever ``Model.generate`` raises becomes the run's typed :class:`ModelError`
+        (``SystemExit``, ``GeneratorExit`` and ``StopIteration`` included), as a handler's
+        failure becomes a :class:`ToolExecutionError`; the one exception is
+        ``KeyboardInterrupt``, which stops the run (status "interrupted").
+        """
         run.model_turns += 1
         try:
             turn = self.model.generate(run.messages, self.registry.schemas())
-        except Exception as error:  # the model failed: a typed error that keeps the record
+        except KeyboardInterrupt:  # Ctrl-C stops the run; it is not the model's failure
+            raise
+        except BaseException as error:  # the model failed: a typed error that keeps the record
             raise _model_failure(run, error)  # noqa: B904 (the helper sets the cause)
         if not isinstance(turn, ModelTurn):
             raise InvalidModelTurnError(
@@ -204,7 +209,7 @@ class AgentRuntime:
         )
 
 
-def _model_failure(run: AgentRun, error: Exception) -> AgentRuntimeError:
+def _model_failure(run: AgentRun, error: BaseException) -> AgentRuntimeError:
     """The error a run fails with when ``Model.generate`` raised ``error``.
 
     A model's own typed error (a provider error, a script that ran out) keeps its type; when
@@ -253,7 +258,7 @@ def _check_budget(run: AgentRun, calls: int, max_tool_calls: int) -> None:
         )
 
 
-def _assistant_message(turn: ModelTurn) -> dict[str, Any]:
+def _assistant_message(turn: ModelTurn) -> FrozenDict:
     """The transcript entry for a model turn, in the chapter's format (section 6.1).
 
     Its parts are already read-only and checked (``ToolCall`` and ``ModelTurn`` did that), so
@@ -266,7 +271,19 @@ def _assistant_message(turn: ModelTurn) -> dict[str, Any]:
         message = {"role": "assistant", "content": "", "tool_calls": calls}
     if turn.provider_items:
         message["provider_items"] = FrozenList(turn.provider_items)
-    return message
+    return FrozenDict(message)
+
+
+def _tool_message(call: ToolCall, content: str) -> FrozenDict:
+    """The transcript entry for an observation (section 6.1).
+
+    ``call_id`` and ``name`` were checked by ``ToolCall``; only the text is checked here
+    (valid UTF-8: O(1) for ASCII), so recording it does not walk the message again.
+    """
+    text = content if content.isascii() else freeze(content, "the observation")
+    return FrozenDict(
+        {"role": "tool", "tool_call_id": call.call_id, "name": call.name, "content": text}
+    )
 
 
 class AgentRun:
@@ -338,7 +355,7 @@ class AgentRun:
         return self
 
     def __next__(self) -> RunEvent:
-        if not self._advancing.acquire(blocking=False):
+        if not self._advancing.acquire(False):  # not blocking
             raise RuntimeError(
                 "This run is already taking a step (a handler or another thread advanced it "
                 "again); wait for that step to return. The run was left as it was."
@@ -410,16 +427,29 @@ class RunResult:
     * ``answer``: the model's final text.
     * ``model_turns``: model turns used (each call to ``Model.generate``).
     * ``tool_executions``: handlers run.
-    * ``messages``: the whole transcript, read-only message dicts, user message first and
-      final assistant message last.
+    * ``messages``: the whole transcript, user message first and final assistant message
+      last: a read-only sequence of read-only message dicts. A finished record stays
+      finished: ``append``, ``clear``, item assignment and the like raise ``TypeError``
+      (copy it with ``list(...)`` or ``copy.deepcopy`` for a version you can change).
 
-    A ``RunResult`` can be pickled and copied; the copy compares equal.
+    Built by the runtime; built by hand, ``messages`` is frozen the same way (``ValueError``
+    for a message that is not JSON). A ``RunResult`` can be pickled and copied (deep copies
+    too); the copy compares equal and is just as read-only.
     """
 
     answer: str
     model_turns: int
     tool_executions: int
-    messages: list[Message]
+    messages: Sequence[Message]
+
+    def __post_init__(self) -> None:
+        # The runtime's messages are frozen already: this costs one pass over the list.
+        object.__setattr__(self, "messages", freeze(list(self.messages), "messages"))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Rebuilt through __init__, so a copy (deep or not) or an unpickled result is frozen.
+        fields = (self.answer, self.model_turns, self.tool_executions, list(self.messages))
+        return (RunResult, fields)
 
     def __repr__(self) -> str:
         return (

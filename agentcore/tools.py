@@ -29,6 +29,7 @@ from pydantic_core import ValidationError
 
 from agentcore.errors import ToolArgumentsError, ToolExecutionError, UnknownToolError
 from agentcore.protocol import ToolCall, ToolSchema
+from agentcore.strict_schema import strict_json_schema
 from agentcore.transcript import FrozenDict, FrozenList, freeze
 
 if TYPE_CHECKING:  # pydantic.BaseModel loads on the first Tool: `import agentcore` stays light
@@ -60,9 +61,10 @@ class Tool:
     built, not in the middle of a run.
 
     Raises ``ValueError`` (bad name, blank description) or ``TypeError`` at construction: not
-    a ``BaseModel`` subclass; an arguments model that cannot be shown as a strict schema
-    (the message names the field, see :func:`strict_json_schema`); a handler that is not
-    callable, does not accept the model's fields, or is asynchronous.
+    a ``BaseModel`` subclass; an arguments model that cannot be shown exactly as a strict
+    schema (:class:`~agentcore.strict_schema.StrictSchemaError`, naming the tool, the field,
+    the construct and what to use instead); a handler that is not callable, does not accept
+    the model's fields, or is asynchronous.
     """
 
     name: str
@@ -73,9 +75,10 @@ class Tool:
     def __post_init__(self) -> None:
         _check_tool(self)
         # Built once: what every model turn shows, read-only.
-        parameters = strict_json_schema(self.arguments_model)
+        parameters = strict_json_schema(self.arguments_model, self.name)
         schema = {"name": self.name, "description": self.description, "parameters": parameters}
         object.__setattr__(self, "_schema", freeze(schema, "schema"))
+        object.__setattr__(self, "_fields", tuple(self.arguments_model.model_fields))
 
     def schema(self) -> ToolSchema:
         """Return what the model is shown: ``{"name", "description", "parameters"}``.
@@ -93,18 +96,29 @@ class Tool:
         The arguments are validated as the JSON data they are, in pydantic's strict JSON mode
         (``model_validate_json(..., strict=True)``): ``"2026-01-01"`` is a valid ``date`` and
         ``"C"`` a valid enum value, as the schema says, while ``"3"`` is not an ``int``. As in
-        JSON Schema, a number with a zero fraction (``3.0``) is the integer ``3``.
+        JSON Schema, a number with a zero fraction (``3.0``) is also the integer ``3`` where a
+        field takes only integers, but only within ±(2**53 - 1), where a float stands for
+        exactly one integer: ``1e23`` is refused for an ``int`` field. A field that takes a
+        float (``float``, ``int | float``) gets the float that was sent.
         Returns the model instance, whose values are new, ordinary Python objects.
 
         Raises :class:`ToolArgumentsError` (naming ``call_id`` when given) with pydantic's
         field errors; the handler is not called.
         """
+        model = self.arguments_model
         try:
-            text = json.dumps(_integral_numbers_as_ints(arguments))
-            return self.arguments_model.model_validate_json(text, strict=True)
+            try:
+                return model.model_validate_json(_ARGUMENTS_JSON.encode(arguments), strict=True)
+            except ValidationError as error:
+                if not _refused_an_integral_float(error):
+                    raise
+            # An integer field refused a float such as 3.0, which JSON Schema's integer
+            # includes: validate again with every float that is exactly one integer as an int.
+            text = _ARGUMENTS_JSON.encode(_integral_numbers_as_ints(arguments))
+            return model.model_validate_json(text, strict=True)
         except ValidationError as error:
             errors = error.errors(include_url=False, include_context=False)
-            problems = [dict(item) for item in errors]
+            problems = [_said_plainly(dict(item)) for item in errors]
             raise ToolArgumentsError(self.name, problems, call_id=call_id) from error
         except Exception as error:  # not JSON data, or a bug in a custom validator
             problem = {"loc": (), "msg": f"{type(error).__name__}: {error}", "type": "other"}
@@ -120,7 +134,8 @@ class Tool:
         turned into JSON text (see :func:`observation_text`).
         """
         try:
-            result = self.handler(**_fields(arguments))
+            fields: tuple[str, ...] = self.__dict__["_fields"]
+            result = self.handler(**{name: getattr(arguments, name) for name in fields})
         except KeyboardInterrupt:  # Ctrl-C stops the run; it is not the tool's failure
             raise
         except BaseException as error:
@@ -203,13 +218,14 @@ def observation_text(tool: str, result: Any, call_id: str | None = None) -> str:
     infinity, a set, an arbitrary object, nesting too deep, a computed field that raises, a
     lone surrogate in a string.
     """
-    if hasattr(result, "__await__"):  # a sync handler that returned a coroutine
+    plain = type(result) in _PLAIN_RESULTS  # the common case: no awaitable, no model
+    if not plain and hasattr(result, "__await__"):  # a sync handler returned a coroutine
         getattr(result, "close", lambda: None)()  # never awaited: close it quietly
         raise ToolExecutionError(
             tool, "returned an awaitable; handlers are synchronous", call_id=call_id
         )
     try:
-        if hasattr(type(result), "__pydantic_serializer__"):  # a pydantic model
+        if not plain and hasattr(type(result), "__pydantic_serializer__"):  # a pydantic model
             result = result.model_dump(mode="json")
         text = _OBSERVATION_JSON.encode(result)
         if not text.isascii():
@@ -228,134 +244,9 @@ def observation_text(tool: str, result: Any, call_id: str | None = None) -> str:
 
 _OBSERVATION_JSON = json.JSONEncoder(ensure_ascii=False, allow_nan=False)
 """``json.dumps(..., ensure_ascii=False, allow_nan=False)``, built once (a run calls it often)."""
-
-
-def strict_json_schema(model: type[BaseModel]) -> dict[str, Any]:
-    """Return the strict JSON Schema of an arguments model: what a strict provider is shown.
-
-    Input: a pydantic ``BaseModel`` subclass. Output: pydantic's JSON Schema for it
-    (validation mode), changed so that strict function calling accepts it and it agrees with
-    strict JSON validation: every property of every object is ``required`` (a field with a
-    default too: the model must send it; the validator still accepts it missing), no
-    ``"default"`` keys, and a ``$ref`` that has sibling keywords is inlined. The model is
-    not changed; each call returns a new dict.
-
-    Raises ``TypeError`` naming the field when the model cannot be shown strictly: an object
-    that allows keys it does not name (a model without ``extra="forbid"``, a
-    ``dict[str, ...]`` field), an alias the validator reads differently from the schema
-    (``AliasChoices``, ``AliasPath``, ``populate_by_name``/``validate_by_name`` or
-    ``validate_by_alias=False`` beside an alias), or a schema pydantic cannot generate. A
-    recursive model is shown with ``$ref`` into ``$defs``. Source: the strict-mode
-    rules of OpenAI-compatible function calling (every key required, additionalProperties
-    false, no defaults).
-    """
-    try:
-        schema = model.model_json_schema()
-    except Exception as error:
-        raise TypeError(f"{model.__name__} has no JSON Schema: {error}") from None
-    definitions = schema.get("$defs", {})
-    try:
-        _check_aliases(model, (), set())
-        strict: dict[str, Any] = _strict_node(schema, definitions, ())
-    except _NotStrict as problem:
-        raise TypeError(f"{model.__name__} cannot be shown as a strict schema: {problem}") from None
-    if strict.get("type") != "object":  # a recursive model's top $ref is inlined above
-        raise TypeError(f"{model.__name__}: the arguments must be a JSON object")
-    return strict
-
-
-class _NotStrict(Exception):
-    """Where and why a schema cannot be made strict."""
-
-
-def _strict_node(
-    node: Any,
-    definitions: Mapping[str, Any],
-    where: tuple[str, ...],
-    inlining: frozenset[str] = frozenset(),
-) -> Any:
-    """Return a strict copy of one schema node; ``where`` is the field path for messages.
-
-    ``inlining`` holds the definitions being inlined around this node: a recursive model
-    refers to itself, and inlining that reference again would never end, so it stays a plain
-    ``$ref`` (its sibling keywords, a description or a default, are dropped).
-    """
-    if isinstance(node, list):
-        return [_strict_node(item, definitions, where, inlining) for item in node]
-    if not isinstance(node, dict):
-        return node
-    if "$ref" in node and len(node) > 1:  # a $ref beside a description: inline it
-        name = node["$ref"].rsplit("/", 1)[-1]
-        if name in inlining:
-            return {"$ref": node["$ref"]}
-        siblings = {key: value for key, value in node.items() if key != "$ref"}
-        node = {**definitions[name], **siblings}
-        inlining = inlining | {name}
-    strict: dict[str, Any] = {}
-    for key, value in node.items():
-        if key == "default":
-            continue
-        if key == "properties":
-            strict[key] = {
-                field: _strict_node(sub, definitions, (*where, field), inlining)
-                for field, sub in value.items()
-            }
-        elif key == "$defs":
-            strict[key] = {
-                name: _strict_node(sub, definitions, (name,)) for name, sub in value.items()
-            }
-        else:
-            strict[key] = _strict_node(value, definitions, where, inlining)
-    if strict.get("type") == "object" or "properties" in strict:
-        if strict.get("additionalProperties") is not False:
-            place = f"field {'.'.join(where)!r}" if where else "the arguments"
-            raise _NotStrict(
-                f"{place} allow(s) keys that the schema does not name; use a model with "
-                "model_config = ConfigDict(extra='forbid') instead of a dict or an open model"
-            )
-        strict["required"] = list(strict.get("properties", {}))
-    return strict
-
-
-def _check_aliases(model: type[BaseModel], where: tuple[str, ...], seen: set[type]) -> None:
-    """Refuse aliases the validator reads differently from the schema, in nested models too.
-
-    The schema names a field by its alias only; ``AliasChoices`` and ``AliasPath`` validate
-    other keys (or nested ones), and ``populate_by_name``/``validate_by_name`` also accepts
-    the field's own name: keys the strict schema forbids, or a shape it does not show.
-    """
-    from pydantic import AliasChoices, AliasPath, BaseModel
-
-    if model in seen:
-        return
-    seen.add(model)
-    by_name = model.model_config.get("validate_by_name") or model.model_config.get(
-        "populate_by_name"
-    )
-    for name, info in model.model_fields.items():
-        path = (*where, name)
-        alias = info.validation_alias if info.validation_alias is not None else info.alias
-        if isinstance(alias, AliasChoices | AliasPath):
-            raise _NotStrict(
-                f"field {'.'.join(path)!r} has a validation alias of several keys or a path "
-                f"({type(alias).__name__}), which the schema cannot show; use one alias"
-            )
-        if model.model_config.get("validate_by_alias") is False and alias not in (None, name):
-            raise _NotStrict(
-                f"field {'.'.join(path)!r} validates only by its name {name!r} "
-                f"(validate_by_alias=False), but the schema names it {alias!r}"
-            )
-        if by_name and alias is not None and alias != name:
-            raise _NotStrict(
-                f"field {'.'.join(path)!r} also validates by its name {name!r} "
-                f"(validate_by_name), which the schema, naming only {alias!r}, forbids"
-            )
-        pending: list[Any] = [info.annotation]
-        while pending:
-            kind = pending.pop()
-            if isinstance(kind, type) and issubclass(kind, BaseModel):
-                _check_aliases(kind, path, seen)
-            pending += list(getattr(kind, "__args__", ()) or ())
+_PLAIN_RESULTS = frozenset({dict, list, str, int, float, bool, type(None)})
+_ARGUMENTS_JSON = json.JSONEncoder()
+"""``json.dumps(...)`` with its defaults, built once."""
 
 
 def _check_tool(tool: Tool) -> None:
@@ -408,15 +299,25 @@ def _is_async(handler: Callable[..., Any]) -> bool:
     return False
 
 
+_SAFE_INTEGER = 2**53 - 1
+"""The largest integer a float holds exactly with its neighbours apart (JavaScript's
+``Number.MAX_SAFE_INTEGER``): past it, a float such as ``9007199254740993.0`` has already
+become another integer when the JSON was parsed."""
+
+
 def _integral_numbers_as_ints(value: Any) -> Any:
-    """``value`` with every float that has a zero fraction written as an int.
+    """``value`` with every float that stands for exactly one integer written as an int.
 
     JSON Schema's ``integer`` includes ``3.0`` (JSON itself does not tell 3.0 from 3), and a
     provider may send either; pydantic's strict JSON mode would refuse ``3.0`` for an ``int``
     field, while a ``float`` field takes ``3`` as ``3.0``. So the validator sees what the
-    schema allows (issue 9: the schema and the validator agree).
+    schema allows (issue 9: the schema and the validator agree); called only when such a
+    field refused such a float. A float beyond ``_SAFE_INTEGER`` stays a float (issue
+    21): ``1e23`` parses to
+    99999999999999991611392, which is not the integer the model wrote, so an ``int`` field
+    refuses it instead of passing on a different number.
     """
-    if isinstance(value, float) and value.is_integer():
+    if isinstance(value, float) and value.is_integer() and abs(value) <= _SAFE_INTEGER:
         return int(value)
     if isinstance(value, Mapping):
         return {key: _integral_numbers_as_ints(item) for key, item in value.items()}
@@ -425,6 +326,21 @@ def _integral_numbers_as_ints(value: Any) -> Any:
     return value
 
 
-def _fields(arguments: BaseModel) -> dict[str, Any]:
-    """The validated fields as keyword arguments for the handler."""
-    return {name: getattr(arguments, name) for name in type(arguments).model_fields}
+def _refused_an_integral_float(error: ValidationError) -> bool:
+    """True when one of the field errors is about a float with a zero fraction (``3.0``)."""
+    return any(
+        isinstance(value := problem.get("input"), float) and value.is_integer()
+        for problem in error.errors(include_url=False, include_context=False)
+    )
+
+
+def _said_plainly(problem: dict[str, Any]) -> dict[str, Any]:
+    """Pydantic's field error, with an integral float too large to be exact explained."""
+    value = problem.get("input")
+    if problem.get("type") == "int_type" and isinstance(value, float) and value.is_integer():
+        problem["type"] = "int_not_exact"
+        problem["msg"] = (
+            f"{value!r} is a float beyond ±(2**53 - 1), which does not stand for exactly one "
+            "integer; send the integer in plain digits"
+        )
+    return problem

@@ -178,7 +178,11 @@ def _freeze_mapping(value: Mapping[Any, Any]) -> FrozenDict:
     for key, item in value.items():
         if type(key) is not str or not key.isascii():
             key = _text_key(key)
-        if type(item) is str and item.isascii():  # the most common value: inline
+        kind = type(item)
+        if (kind is str and item.isascii()) or kind is bool or item is None:  # the most common
+            frozen[key] = item
+            continue
+        if kind is int and item.bit_length() <= _MAX_INT_BITS:
             frozen[key] = item
             continue
         try:

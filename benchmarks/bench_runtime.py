@@ -4,7 +4,8 @@ Prints one table. Every row is the same work done by:
 
 * **plain loop**: the baseline. A loop that shares no code and no types with agentcore: a
   scripted "model" that returns plain dicts, arguments validated with pydantic's
-  ``model_validate_json``, results written with ``json.dumps``, the transcript a list of dicts.
+  ``model_validate_json``, results written with ``json.dumps``, the transcript a list of dicts;
+  written as lean as a careful engineer would (issue 21: everything looked up once).
 * **agentcore**: ``AgentRuntime`` with a ``ScriptedModel`` and ``Tool`` objects.
 * **pydantic-ai** and **openai-agents**, when installed (``pip install -e ".[bench]"``): the
   same tools and the same scripted decisions, in each framework's own idiom (pydantic-ai's
@@ -20,9 +21,9 @@ a round's figure is the mean over its repeats. Every implementation shares the s
 and pydantic argument models, defined here. Nothing here asserts a time:
 ``python benchmarks/bench_runtime.py``.
 
-Targets (issue 8): agentcore within 3x of the plain loop per run and per turn; the per-turn
-cost of a 1,000-turn run at most 1.5x that of a 10-turn run; ``import agentcore`` at most
-25 ms more than ``import pydantic``.
+Targets (issues 8 and 21): agentcore within 3x of the plain loop per run and per turn; the
+per-turn cost of a 1,000-turn run at most 1.5x that of a 10-turn run; ``import agentcore`` at
+most 25 ms more than ``import pydantic``.
 """
 
 from __future__ import annotations
@@ -114,12 +115,20 @@ Runner = Callable[[], object]
 
 
 def plain_runner(decide: Callable[[int], Decision], tools: Sequence[Any], max_steps: int) -> Runner:
-    """A plain loop over plain dicts; arguments arrive as JSON text, as a provider sends them."""
-    models = {name: model for name, _, model in tools}
+    """A plain loop over plain dicts, written lean: what a careful engineer would write.
+
+    The same work as every other row: arguments are checked as the JSON a provider sends
+    (``model_validate_json(..., strict=True)``), results written with ``json.dumps``
+    (``ensure_ascii=False, allow_nan=False``), the transcript a list of dicts. Everything that
+    can be looked up once is (validators, the encoder, ``append``); nothing is copied.
+    """
+    validators = {name: model.model_validate_json for name, _, model in tools}
     schemas = [
         {"name": name, "description": text, "parameters": model.model_json_schema()}
         for name, text, model in tools
     ]
+    encode = json.JSONEncoder(ensure_ascii=False, allow_nan=False).encode
+    arguments_text = json.JSONEncoder().encode
 
     def model(messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> dict[str, Any]:
         step = (len(messages) + 1) // 2  # user + (request, observation) per earlier turn
@@ -131,19 +140,20 @@ def plain_runner(decide: Callable[[int], Decision], tools: Sequence[Any], max_st
 
     def run() -> str:
         messages: list[dict[str, Any]] = [{"role": "user", "content": "Tokyo in Fahrenheit?"}]
+        append = messages.append
         for _ in range(max_steps):
             turn = model(messages, schemas)
-            if "final_text" in turn:
-                messages.append({"role": "assistant", "content": turn["final_text"]})
-                return str(turn["final_text"])
-            messages.append({"role": "assistant", "content": "", "tool_calls": turn["tool_calls"]})
-            for call in turn["tool_calls"]:
-                arguments = models[call["name"]].model_validate_json(
-                    json.dumps(call["arguments"]), strict=True
-                )
-                result = HANDLERS[call["name"]](**dict(arguments))
-                content = json.dumps(result, ensure_ascii=False, allow_nan=False)
-                messages.append({"role": "tool", "tool_call_id": call["id"], "content": content})
+            text = turn.get("final_text")
+            if text is not None:
+                append({"role": "assistant", "content": text})
+                return text
+            calls = turn["tool_calls"]
+            append({"role": "assistant", "content": "", "tool_calls": calls})
+            for call in calls:
+                name = call["name"]
+                arguments = validators[name](arguments_text(call["arguments"]), strict=True)
+                content = encode(HANDLERS[name](**arguments.__dict__))
+                append({"role": "tool", "tool_call_id": call["id"], "content": content})
         raise RuntimeError("max_steps exceeded")
 
     return run

@@ -408,9 +408,9 @@ class TaggedArguments(BaseModel):
 
 
 def test_a_schema_that_cannot_be_strict_is_refused_when_the_tool_is_built() -> None:
-    # The strict schema is part of the tool (agentcore.tools.strict_json_schema): a tool the
-    # adapter could not offer strictly never reaches it.
-    with pytest.raises(TypeError, match=r"TaggedArguments.*field 'tags' allow"):
+    # The strict schema is part of the tool (agentcore.strict_schema.strict_json_schema): a
+    # tool the adapter could not offer strictly never reaches it.
+    with pytest.raises(TypeError, match=r"'tag_things': field 'tags' is an object that allows"):
         Tool("tag_things", "Tag things.", TaggedArguments, lambda tags: {})
 
 
@@ -419,7 +419,7 @@ def test_an_open_model_is_refused_too() -> None:
         model_config = ConfigDict(extra="allow")
         city: str
 
-    with pytest.raises(TypeError, match=r"Open.*the arguments allow"):
+    with pytest.raises(TypeError, match=r"'open_tool': the arguments are an object that allows"):
         Tool("open_tool", "Open.", Open, lambda city: {})
 
 

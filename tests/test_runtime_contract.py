@@ -42,7 +42,7 @@ from agentcore import (
     UnknownToolError,
     build_tools,
 )
-from agentcore.tools import strict_json_schema
+from agentcore.strict_schema import strict_json_schema
 
 
 class TextArguments(BaseModel):
@@ -154,11 +154,12 @@ def test_a_model_that_cannot_agree_is_refused_when_the_tool_is_built_naming_the_
     class Loose(BaseModel):
         city: str
 
-    with pytest.raises(TypeError, match="field 'tags'"):
+    with pytest.raises(TypeError, match=r"^Tool 'tag': field 'tags'"):
         Tool("tag", "Tag.", Tagged, lambda tags: {})
-    with pytest.raises(TypeError, match="OpenPlace"):
+    # The field that holds the open model, not the model's class (was: "field 'OpenPlace'").
+    with pytest.raises(TypeError, match=r"^Tool 'trip': field 'start' is an object"):
         Tool("trip", "Trip.", Trip, lambda start: {})
-    with pytest.raises(TypeError, match=r"Loose.*the arguments allow.*extra='forbid'"):
+    with pytest.raises(TypeError, match=r"^Tool 'loose': the arguments are an object.*'forbid'"):
         Tool("loose", "Loose.", Loose, lambda city: {})
 
 
@@ -203,6 +204,30 @@ def test_a_handler_that_calls_sys_exit_is_a_tool_execution_error(policy: Any) ->
     else:
         result = runtime.run("Go.")
         assert json.loads(result.messages[2]["content"])["error"] == "ToolExecutionError"
+
+
+@pytest.mark.parametrize(
+    "raised", [SystemExit(3), GeneratorExit("closed"), StopIteration("empty"), ValueError("x")]
+)
+def test_whatever_the_model_raises_but_ctrl_c_is_a_model_error_with_the_record(
+    raised: BaseException,
+) -> None:
+    # Was: SystemExit and GeneratorExit from Model.generate escaped run() untyped (status
+    # "interrupted"), while the same from a handler became a ToolExecutionError.
+    turns = iter([ModelTurn(tool_calls=(ToolCall("call-1", "echo", {"text": "x"}),))])
+
+    def decide(messages: Sequence[Message], tools: Sequence[ToolSchema]) -> ModelTurn:
+        for turn in turns:
+            return turn
+        raise raised
+
+    run = AgentRuntime(ScriptedModel(decide), [echo_tool()]).start("Go.")
+    with pytest.raises(ModelError, match=f"raised {type(raised).__name__} while producing turn 2"):
+        run.finish()
+    error = run.error
+    assert run.status == "failed" and error is not None and error.__cause__ is raised
+    assert (error.model_turns, error.tool_executions) == (2, 1)
+    assert [message["role"] for message in error.messages] == ["user", "assistant", "tool"]
 
 
 def test_ctrl_c_in_a_handler_propagates_and_the_run_reads_as_interrupted() -> None:
@@ -323,12 +348,14 @@ def test_a_str_subclass_cannot_defeat_call_id_uniqueness() -> None:
 class NumbersArguments(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
     values: Sequence[int]
-    anything: Any
-    nested: list[Any]
+    anything: list[int]  # typed: Any would be refused (the strict schema cannot show it)
+    nested: list[list[int]]
 
 
 def test_handlers_get_ordinary_mutable_values_and_the_record_stays_read_only() -> None:
-    def sort_all(values: Sequence[int], anything: Any, nested: list[Any]) -> dict[str, Any]:
+    def sort_all(
+        values: Sequence[int], anything: list[int], nested: list[list[int]]
+    ) -> dict[str, Any]:
         values.sort()  # type: ignore[attr-defined]
         anything.append(0)
         nested[0].reverse()
@@ -476,3 +503,53 @@ def test_a_handler_that_returns_a_coroutine_fails_without_a_never_awaited_warnin
         warnings.simplefilter("error")
         with pytest.raises(ToolExecutionError, match="awaitable"):
             AgentRuntime(calls_then_answer({"text": "x"}), [tool]).run("Go.")
+
+
+# --- a finished record stays finished --------------------------------------------------------
+
+CHANGES = {
+    "clear": lambda messages: messages.clear(),
+    "append": lambda messages: messages.append({"role": "user", "content": "x"}),
+    "extend": lambda messages: messages.extend([]),
+    "insert": lambda messages: messages.insert(0, {}),
+    "pop": lambda messages: messages.pop(),
+    "remove": lambda messages: messages.remove(messages[0]),
+    "sort": lambda messages: messages.sort(key=str),
+    "reverse": lambda messages: messages.reverse(),
+    "item assignment": lambda messages: messages.__setitem__(0, {}),
+    "item deletion": lambda messages: messages.__delitem__(0),
+    "slice assignment": lambda messages: messages.__setitem__(slice(0, 1), []),
+    "+=": lambda messages: messages.__iadd__([]),
+    "*=": lambda messages: messages.__imul__(0),
+}
+
+
+@pytest.mark.parametrize("change", sorted(CHANGES))
+def test_a_finished_result_cannot_be_changed_through_its_public_api(change: str) -> None:
+    # Was: result.messages.clear() emptied a frozen result's list.
+    result = AgentRuntime(calls_then_answer({"text": "x"}), [echo_tool()]).run("Go.")
+    before = [dict(message) for message in result.messages]
+    copies = (copy.copy(result), copy.deepcopy(result), pickle.loads(pickle.dumps(result)))
+    for kept in (result, *copies):
+        assert kept == result
+        with pytest.raises(TypeError, match="read-only"):
+            CHANGES[change](kept.messages)
+    assert result.messages == before and len(result.messages) == 4
+
+
+def test_the_messages_of_a_result_are_read_only_all_the_way_down() -> None:
+    result = AgentRuntime(calls_then_answer({"text": "x"}), [echo_tool()]).run("Go.")
+    with pytest.raises(TypeError, match="read-only"):
+        result.messages[0]["content"] = "something else"  # type: ignore[index]
+    with pytest.raises(TypeError, match="read-only"):
+        result.messages[1]["tool_calls"].append({})
+    with pytest.raises(TypeError, match="read-only"):
+        result.messages[1]["tool_calls"][0]["arguments"]["text"] = "y"
+    with pytest.raises(AttributeError):
+        result.messages = []  # type: ignore[misc]
+    built = RunResult("ok", 1, 0, [{"role": "user", "content": "Go."}])
+    with pytest.raises(TypeError, match="read-only"):
+        built.messages.append({"role": "assistant", "content": "x"})  # type: ignore[attr-defined]
+    thawed = copy.deepcopy(list(result.messages))  # the documented way to a version you change
+    thawed.clear()
+    assert len(result.messages) == 4

@@ -328,3 +328,74 @@ def test_a_float_field_still_receives_a_float() -> None:
     validated = tool.validate({"temperature_c": 18.0})
     assert validated.temperature_c == 18.0  # type: ignore[attr-defined]
     assert type(validated.temperature_c) is float  # type: ignore[attr-defined]
+
+
+class Amounts(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    count: int
+    either: int | float = 0
+
+
+def amounts_tool() -> Tool:
+    return Tool("amounts", "Count.", Amounts, lambda count, either: [count, either])
+
+
+@pytest.mark.parametrize("sent", [2.0**53 - 1, -(2.0**53 - 1), 0.0, -0.0, 1e15, 9007199254740991.0])
+def test_an_integral_float_that_stands_for_one_integer_is_that_integer(sent: float) -> None:
+    validated = amounts_tool().validate({"count": sent})
+    assert validated.count == int(sent) and type(validated.count) is int  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    ("written", "became"),
+    [
+        ("1e23", 99999999999999991611392),
+        ("9007199254740993.0", 2**53),  # JSON parsing already made it 2**53
+        ("9007199254740992.0", 2**53),
+        ("-9007199254740992.0", -(2**53)),
+        ("1e300", None),
+    ],
+)
+def test_an_integral_float_too_large_to_be_exact_is_refused_naming_the_field(
+    written: str, became: int | None
+) -> None:
+    # Was: the handler received 99999999999999991611392 for 1e23, 2**53 for 2**53 + 1.0, and a
+    # 301-digit integer for 1e300: numbers the model never sent.
+    arguments = json.loads(f'{{"count": {written}}}')
+    if became is not None:
+        assert int(arguments["count"]) == became
+    with pytest.raises(ToolArgumentsError, match=r"count: .* beyond ±\(2\*\*53 - 1\)") as raised:
+        amounts_tool().validate(arguments)
+    (problem,) = raised.value.errors
+    assert problem["loc"] == ("count",) and problem["type"] == "int_not_exact"
+    assert "plain digits" in problem["msg"]
+
+
+def test_the_integer_in_plain_digits_is_kept_exactly() -> None:
+    for exact in (2**53 + 1, 10**23, -(10**30)):
+        validated = amounts_tool().validate(json.loads(f'{{"count": {exact}}}'))
+        assert validated.count == exact  # type: ignore[attr-defined]
+
+
+def test_an_int_or_float_field_gets_the_number_that_was_sent() -> None:
+    # The rule for Union[int, float]: a float fits it, so it gets the float (3.0 stays 3.0,
+    # 1e23 stays 1e23); an integer stays an integer. Only an int-only field turns 3.0 into 3.
+    tool = amounts_tool()
+    for sent in (3.0, 1e23, 2.5, 3, 10**23):
+        got = tool.validate({"count": 1, "either": sent}).either  # type: ignore[attr-defined]
+        assert (got, type(got)) == (sent, type(sent))
+
+
+def test_an_integral_float_fits_integer_fields_everywhere_the_schema_allows_it() -> None:
+    class Nested(BaseModel):
+        model_config = ConfigDict(extra="forbid")
+        counts: list[int]
+        level: Literal[1, 2]
+        either: int | str
+
+    tool = Tool("nested", "Nested.", Nested, lambda **fields: fields)
+    validated = tool.validate({"counts": [1.0, 2], "level": 2.0, "either": 3.0})
+    assert validated.counts == [1, 2] and validated.level == 2  # type: ignore[attr-defined]
+    assert type(validated.either) is int  # type: ignore[attr-defined]
+    with pytest.raises(ToolArgumentsError, match=r"counts\.0: .* beyond"):
+        tool.validate({"counts": [1e23], "level": 1, "either": "x"})

@@ -175,10 +175,18 @@ def explain(error: BaseException, language: Language | None = None) -> str:
             registered=", ".join(getattr(error, "registered", ())) or "-",
             tool=getattr(error, "tool", ""),
             turns=getattr(error, "model_turns", 0),
+            field=_field_phrase(getattr(error, "field", ""), language),
         )
     if not isinstance(error, Exception):  # KeyboardInterrupt, SystemExit: a run interrupted
         return phrase("typed error.interrupted", language, type=type(error).__name__)
     return phrase("typed error.other", language, type=type(error).__name__)
+
+
+def _field_phrase(field: object, language: Language) -> str:
+    """Where a schema refusal is, for its explanation: a field path, or the arguments object."""
+    if isinstance(field, str) and field:
+        return phrase("typed error.StrictSchemaError.field", language, field=field)
+    return phrase("typed error.StrictSchemaError.arguments", language)
 
 
 def _explain_configuration(message: str, language: Language) -> str:

@@ -194,9 +194,6 @@ class ProviderStatusError(ProviderError):
         super().__init__(f"{what} (HTTP {status_code}{said}).", hint=hint, status_code=status_code)
         self.provider_message = provider_message
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (type(self), (self.status_code, self.provider_message))
-
 
 class ProviderResponseError(ProviderError):
     """The provider's reply breaks the wire format or the adapter's limits.

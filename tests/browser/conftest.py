@@ -164,6 +164,9 @@ def browser() -> Iterator[Any]:
     """Debian's Chromium, headless, driven by Playwright (no browser download)."""
     from playwright.sync_api import sync_playwright
 
+    # Route and report the requests service workers make too (Chromium; Playwright's documented
+    # switch), so that tests/browser/test_site.py sees everything JupyterLite's worker fetches.
+    os.environ.setdefault("PW_EXPERIMENTAL_SERVICE_WORKER_NETWORK_EVENTS", "1")
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(
             executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS

@@ -1,0 +1,237 @@
+"""The built site in headless Chromium, served on 127.0.0.1 with every other address blocked.
+
+* The website: a lesson page in each language shows its stored outputs, its Mermaid diagram
+  drawn by the bundled Mermaid, its Chinese in a font with the glyphs, and a language switch
+  that leads to the same lesson in the other language; search finds a Chinese word.
+* The JupyterLite edition: lesson 01 opens with the Pyodide kernel, runs all its cells, its
+  stepper is clicked until the final answer, and one exercise is answered and shows ``✔``, in
+  English and in Chinese; the answer is still there when the lesson opens again (saved in the
+  browser), and deleting the browser's copy gives the original lesson back.
+
+Every request the pages make goes through a route that lets only 127.0.0.1 through and
+records anything else; each test fails if one was made. That, not a grep, is the proof that
+nothing comes from a CDN. JupyterLite needs its service worker (the kernel reaches the
+browser's files through it), and Playwright routes a service worker's own requests only with
+``PW_EXPERIMENTAL_SERVICE_WORKER_NETWORK_EVENTS=1`` (Chromium), which the ``browser`` fixture
+sets, so those go through the same route. The time until the first lesson is runnable (its
+kernel idle), cold (empty cache) and warm (the same browser again), is printed and written to
+``artifacts/browser/lite-timings.json``; it is measured, never asserted.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import nbformat
+import pytest
+from test_chinese_and_playground import GLYPHS_DRAWN, missing_cjk_font
+from test_jupyterlab import ALL_CELLS_RAN, CELL_TEXT, KERNEL_READY, run_cell, transcript_rows
+
+from scripts import site
+from scripts.lessons import NOTEBOOKS
+
+LANGUAGES = ("en", "zh-CN")
+STEP = {"en": "Step", "zh-CN": "单步"}
+SWITCH = {"en": "简体中文", "zh-CN": "English"}
+LESSON = "01-the-loop"
+EXERCISE = ('forget("my_lengths")', 'check("predict_lengths"')
+# Pyodide compiles its runtime and loads ~30 wheels on the first open: minutes on a busy machine.
+KERNEL_TIMEOUT_MS = 300_000
+TIMEOUT_MS = 120_000
+
+
+@pytest.fixture(scope="module")
+def site_url(built_site: Path) -> Iterator[str]:
+    """The built site, served by ``scripts.site.server`` on a free 127.0.0.1 port."""
+    httpd = site.server(built_site, 0)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+
+
+class Guarded:
+    """A browser context whose requests may reach 127.0.0.1 only; the others are aborted and
+    kept in ``leaks``."""
+
+    def __init__(self, browser: Any) -> None:
+        self.leaks: list[str] = []
+        self.context = browser.new_context(
+            viewport={"width": 1400, "height": 1000}, service_workers="allow"
+        )
+        self.context.route("**/*", self._route)
+        self.context.on("request", self._seen)
+
+    @staticmethod
+    def _local(url: str) -> bool:
+        return url.startswith(("data:", "blob:")) or urlsplit(url).hostname == "127.0.0.1"
+
+    def _route(self, route: Any) -> None:
+        if self._local(route.request.url):
+            route.continue_()
+        else:
+            self.leaks.append(route.request.url)
+            route.abort()
+
+    def _seen(self, request: Any) -> None:
+        if not self._local(request.url) and request.url not in self.leaks:
+            self.leaks.append(request.url)
+
+    def assert_no_leaks(self) -> None:
+        assert not self.leaks, f"requests that left 127.0.0.1: {self.leaks}"
+
+
+@pytest.fixture
+def guarded(browser: Any) -> Iterator[Guarded]:
+    context = Guarded(browser)
+    try:
+        yield context
+    finally:
+        context.context.close()
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_lesson_page_shows_outputs_diagrams_and_the_language_switch(
+    site_url: str, guarded: Guarded, artifacts: Path, language: str
+) -> None:
+    page = guarded.context.new_page()
+    page.goto(f"{site_url}/notebooks/{language}/{LESSON}.html")
+    body = page.locator("div.body")
+    assert "64.4" in body.inner_text()  # the stored output of the chapter's run
+    page.locator(".mermaid svg").first.wait_for(timeout=TIMEOUT_MS)  # drawn by the bundled copy
+    if language == "zh-CN" and missing_cjk_font() is None:
+        drawn = page.evaluate(GLYPHS_DRAWN, page.locator("h1").first.element_handle())
+        assert drawn.get("distinct") and drawn.get("notBoxes"), drawn
+    page.screenshot(path=str(artifacts / f"site-{language}-lesson.png"))
+    page.locator("#language-switch").get_by_role("link", name=SWITCH[language]).click()
+    other = "zh-CN" if language == "en" else "en"
+    page.wait_for_url(f"**/notebooks/{other}/{LESSON}.html")
+    assert page.locator("html").get_attribute("lang") == other
+    guarded.assert_no_leaks()
+
+
+def test_search_finds_a_chinese_word(site_url: str, guarded: Guarded) -> None:
+    page = guarded.context.new_page()
+    page.goto(f"{site_url}/search.html?q=轮次")
+    results = page.locator("#search-results a[href*='zh-CN']")
+    results.first.wait_for(timeout=TIMEOUT_MS)
+    assert results.count() >= 1
+    guarded.assert_no_leaks()
+
+
+def _solution(language: str) -> str:
+    """The written solution of lesson 01's first exercise (its solution notebook)."""
+    notebook = nbformat.read(NOTEBOOKS / language / "solutions" / f"{LESSON}.ipynb", as_version=4)
+    (cell,) = [c for c in notebook.cells if EXERCISE[0] in c.source]
+    start = cell.source.index("### BEGIN SOLUTION") + len("### BEGIN SOLUTION")
+    return cell.source[start : cell.source.index("### END SOLUTION")].strip()
+
+
+def _open_lesson(page: Any, url: str) -> float:
+    """Open a lesson in JupyterLite; seconds until its kernel is idle (the lesson runnable)."""
+    started = time.monotonic()
+    page.goto(url)
+    page.wait_for_selector(".jp-Notebook", timeout=TIMEOUT_MS)
+    page.wait_for_function(KERNEL_READY, timeout=KERNEL_TIMEOUT_MS)
+    return time.monotonic() - started
+
+
+# Delete the browser's saved copy of a lesson, then read the lesson again through JupyterLite's
+# contents service: the cells' sources of what a learner now gets.
+RESET_AND_READ = """async (path) => {
+  const contents = window.jupyterapp.serviceManager.contents;
+  await contents.delete(path);
+  const model = await contents.get(path, {content: true});
+  return model.content.cells.map(cell => [].concat(cell.source).join(''));
+}"""
+
+
+def _cell_index(page: Any, text: str) -> int:
+    return int(page.evaluate(
+        "(text) => window.jupyterapp.shell.currentWidget.content.widgets"
+        ".findIndex(cell => cell.model.sharedModel.getSource().includes(text))", text,
+    ))  # fmt: skip
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_lesson_01_runs_steps_and_checks_an_answer_in_jupyterlite(
+    site_url: str, browser: Any, artifacts: Path, language: str,
+    capsys: pytest.CaptureFixture[str],
+) -> None:  # fmt: skip
+    guarded = Guarded(browser)
+    try:
+        page = guarded.context.new_page()
+        url = f"{site_url}/lite/lab/index.html?path=notebooks/{language}/{LESSON}.ipynb"
+        cold = _open_lesson(page, url)
+
+        page.evaluate("window.jupyterapp.commands.execute('notebook:run-all-cells')")
+        page.wait_for_timeout(1000)
+        page.wait_for_function(ALL_CELLS_RAN, timeout=KERNEL_TIMEOUT_MS)
+        errors = page.locator(
+            ".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']"
+        )
+        assert errors.count() == 0, errors.first.inner_text()
+        assert "Traceback" not in page.locator(".jp-Notebook").inner_text()
+
+        stepper = page.locator(".agentcore-stepper").first
+        stepper.wait_for(timeout=TIMEOUT_MS)
+        stepper.scroll_into_view_if_needed()
+        step = stepper.get_by_role("button", name=STEP[language], exact=True)
+        counts = [transcript_rows(stepper)]
+        for _ in range(10):
+            if stepper.locator(".agentcore-outcome").count():
+                break
+            step.click()
+            page.wait_for_function(
+                "([box, before]) => box.querySelectorAll('table.agentcore-transcript tbody tr')"
+                ".length > before || box.querySelector('.agentcore-outcome') !== null",
+                arg=[stepper.element_handle(), counts[-1]], timeout=TIMEOUT_MS,
+            )  # fmt: skip
+            counts.append(transcript_rows(stepper))
+        outcome = stepper.locator(".agentcore-outcome")
+        assert "64.4°F" in outcome.inner_text()
+        assert len(counts) >= 4, f"the weather run takes three model turns: {counts}"
+
+        answer, check = (_cell_index(page, text) for text in EXERCISE)
+        assert 0 <= answer < check
+        source = page.evaluate(
+            "(i) => window.jupyterapp.shell.currentWidget.content.widgets[i]"
+            ".model.sharedModel.getSource()", answer,
+        )  # fmt: skip
+        run_cell(page, answer, source.replace("...  # YOUR CODE HERE", _solution(language)))
+        run_cell(page, check)
+        verdict = page.evaluate(CELL_TEXT, check).strip()
+        assert verdict.startswith("✔"), verdict
+        page.screenshot(path=str(artifacts / f"lite-{language}-lesson-01.png"))
+
+        warm = None
+        if language == "en":  # the first lesson: opened again, warm, with the answer kept
+            # Progress is saved in the browser: the answer is there when the lesson reopens.
+            page.evaluate("window.jupyterapp.commands.execute('docmanager:save').then(() => 1)")
+            page.wait_for_timeout(1000)
+            warm = _open_lesson(page, url)
+            assert _cell_index(page, _solution(language).splitlines()[0]) == answer
+            # Reset: deleting the browser's copy brings the original lesson back.
+            path = f"notebooks/{language}/{LESSON}.ipynb"
+            original = page.evaluate(RESET_AND_READ, path)
+            assert "...  # YOUR CODE HERE" in original[answer]
+            assert _solution(language).splitlines()[0] not in original[answer]
+        guarded.assert_no_leaks()
+    finally:
+        guarded.context.close()
+    timings = artifacts / "lite-timings.json"
+    known = json.loads(timings.read_text()) if timings.is_file() else {}
+    known[language] = {"cold_s": round(cold, 1), "warm_s": warm and round(warm, 1)}
+    timings.write_text(json.dumps(known, indent=1))
+    with capsys.disabled():
+        again = f", {warm:.1f} s warm (the same browser again)" if warm else ""
+        print(f"\nJupyterLite {language} lesson 01 runnable after {cold:.1f} s cold{again}")
