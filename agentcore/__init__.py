@@ -74,6 +74,7 @@ if TYPE_CHECKING:
         ProviderError,
         ProviderRequestError,
         ProviderResponseError,
+        ProviderSettingsError,
         ProviderStatusError,
         ProviderTimeoutError,
     )
@@ -98,6 +99,7 @@ _LAZY: dict[str, str] = {
             "ProviderError",
             "ProviderRequestError",
             "ProviderResponseError",
+            "ProviderSettingsError",
             "ProviderStatusError",
             "ProviderTimeoutError",
         ),
@@ -148,6 +150,7 @@ __all__ = [
     "ProviderError",
     "ProviderRequestError",
     "ProviderResponseError",
+    "ProviderSettingsError",
     "ProviderStatusError",
     "ProviderTimeoutError",
     "RunEvent",

@@ -233,6 +233,33 @@ def test_a_proxy_setting_the_client_refuses_is_one_sentence_not_a_traceback(
     assert "Traceback" not in err
 
 
+@pytest.mark.usefixtures("deepseek_settings")
+@pytest.mark.parametrize("language", ["en", "zh-CN"])
+def test_a_proxy_the_adapter_types_is_named_with_its_fix_in_the_learners_language(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], language: str
+) -> None:
+    for name in ("HTTPS_PROXY", "https_proxy", "ALL_PROXY", "all_proxy"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("HTTPS_PROXY", "socks4://learner:hunter2-cli@proxy.example:1080")
+    assert main(["--provider", "deepseek", "--language", language]) == 1
+    err = capsys.readouterr().err
+    assert "HTTPS_PROXY" in err and "hunter2" not in err and "Traceback" not in err
+    assert ("socks4" in err) if language == "en" else ("取消设置" in err)
+
+
+@pytest.mark.usefixtures("deepseek_settings")
+@pytest.mark.parametrize("api", ["responses", "chat"])
+def test_a_password_in_deepseek_base_url_is_in_no_banner_and_no_error_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], api: str
+) -> None:
+    monkeypatch.setenv("DEEPSEEK_BASE_URL", "http://learner:hunter2-cli@127.0.0.1:9")
+    assert main(["--provider", "deepseek", "--api", api]) == 1  # nothing listens on port 9
+    captured = capsys.readouterr()
+    assert "http://<redacted>@127.0.0.1:9" in captured.out.splitlines()[0]  # the banner
+    assert "ProviderConnectionError" in captured.err
+    assert "hunter2" not in captured.out + captured.err
+
+
 def test_reasoning_effort_goes_only_with_deepseek(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as caught:
         main(["--reasoning-effort", "high"])

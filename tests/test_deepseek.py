@@ -19,7 +19,6 @@ from agentcore import (
     AgentRuntime,
     AgentRuntimeError,
     DeepSeekResponsesModel,
-    InvalidModelTurnError,
     Model,
     ModelError,
     ModelTurn,
@@ -554,14 +553,16 @@ def test_a_body_that_is_not_json() -> None:
     assert "/responses cannot be read: it is not JSON" in str(error)
 
 
-def test_the_same_call_id_twice_in_one_response_is_the_runtimes_protocol_error() -> None:
+def test_the_same_call_id_twice_in_one_response_is_refused_and_recorded() -> None:
     call = function_call("celsius_to_fahrenheit", {"temperature_c": 18.0}, "call-x")
     with (
         LocalResponsesServer([Reply(output=(call, call))]) as server,
-        pytest.raises(InvalidModelTurnError, match="repeats call_id 'call-x'") as caught,
+        pytest.raises(ProviderResponseError, match="share the call_id 'call-x'") as caught,
     ):
         AgentRuntime(adapter(server), build_tools()).run(USER)
     assert caught.value.tool_executions == 0
+    recorded = caught.value.messages[-1]["rejected"]
+    assert [item["call_id"] for item in recorded] == ["call-x", "call-x"]
 
 
 # --- HTTP failures --------------------------------------------------------------------------

@@ -244,7 +244,7 @@ def test_two_calls_in_one_reply_run_in_order_and_are_answered_by_id() -> None:
 # --- thinking mode --------------------------------------------------------------------------
 
 
-def test_thinking_mode_keeps_reasoning_content_and_sends_it_back_on_tool_call_messages() -> None:
+def test_thinking_mode_sends_back_the_reasoning_of_every_reply_of_a_tool_calling_turn() -> None:
     script = [
         Reply(
             output=(
@@ -273,13 +273,31 @@ def test_thinking_mode_keeps_reasoning_content_and_sends_it_back_on_tool_call_me
         "tool_calls": WEATHER_MESSAGES[0]["tool_calls"],
     }
     assert server.requests[1].body["messages"][1] == sent_back
-    # A final answer's reasoning is not sent back: DeepSeek would ignore it.
+    # The final answer belongs to a turn that called tools: its reasoning goes back too
+    # (Thinking Mode guide: every assistant message between the two user messages).
     assert server.requests[2].body["messages"][1:] == [
         sent_back,
         WEATHER_MESSAGES[1],
-        {"role": "assistant", "content": "Tokyo is 18.0°C."},
+        {
+            "role": "assistant",
+            "content": "Tokyo is 18.0°C.",
+            "reasoning_content": "Enough to answer.",
+        },
         {"role": "user", "content": "Hi"},
     ]
+
+
+def test_a_turn_without_tool_calls_does_not_send_its_reasoning_back() -> None:
+    script = [
+        Reply(output=(reasoning("Just greet."), message("Hello."))),
+        Reply(output=(message("Again."),)),
+    ]
+    with LocalChatServer(script, thinking=True) as server:
+        model = adapter(server)
+        result = AgentRuntime(model, build_tools()).run("Hi")
+        model.generate([*result.messages, {"role": "user", "content": "Hi"}], [])
+    assert result.messages[1]["provider_items"] == [{"reasoning_content": "Just greet."}]
+    assert server.requests[1].body["messages"][1] == {"role": "assistant", "content": "Hello."}
 
 
 def test_a_forgetful_replay_without_reasoning_content_gets_deepseeks_400() -> None:
@@ -300,7 +318,7 @@ def test_a_forgetful_replay_without_reasoning_content_gets_deepseeks_400() -> No
     assert caught.value.status_code == 400
     assert caught.value.provider_message == THINKING_400
     assert caught.value.kind == "reasoning dropped"
-    assert "provider_items" in caught.value.hint
+    assert "reasoning_effort='none'" in caught.value.hint and "thinking off" in caught.value.hint
 
 
 def test_the_whole_weather_run_in_thinking_mode_replays_every_reasoning() -> None:
@@ -452,14 +470,16 @@ def test_a_refused_reply_keeps_the_raw_message_as_rejected() -> None:
     )
 
 
-def test_the_same_call_id_twice_is_the_runtimes_protocol_error() -> None:
+def test_the_same_call_id_twice_is_refused_and_recorded() -> None:
     call = function_call("celsius_to_fahrenheit", {"temperature_c": 18.0}, "call-x")
     with (
         LocalChatServer([Reply(output=(call, call))]) as server,
-        pytest.raises(AgentRuntimeError, match="repeats call_id 'call-x'") as caught,
+        pytest.raises(ProviderResponseError, match="share the id 'call-x'") as caught,
     ):
         AgentRuntime(adapter(server), build_tools()).run(USER)
     assert caught.value.tool_executions == 0
+    (recorded,) = caught.value.messages[-1]["rejected"]
+    assert [call["id"] for call in recorded["tool_calls"]] == ["call-x", "call-x"]
 
 
 # --- the shared trust boundary, through this adapter ----------------------------------------

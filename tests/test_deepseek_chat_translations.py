@@ -93,7 +93,7 @@ def test_the_chapter_transcript_becomes_chat_messages() -> None:
     ]
 
 
-def test_reasoning_and_text_beside_calls_go_back_on_the_tool_call_message_only() -> None:
+def test_reasoning_goes_back_on_every_assistant_message_of_a_tool_calling_turn() -> None:
     transcript = [
         {"role": "system", "content": "Be brief."},
         {"role": "user", "content": "Tokyo?"},
@@ -120,11 +120,11 @@ def test_reasoning_and_text_beside_calls_go_back_on_the_tool_call_message_only()
             "tool_calls": [tool_call("call-weather", "get_teaching_weather", '{"city": "Tokyo"}')],
         },
         {"role": "tool", "tool_call_id": "call-weather", "content": OBSERVATION},
-        {"role": "assistant", "content": "Tokyo is 18.0°C."},
+        {"role": "assistant", "content": "Tokyo is 18.0°C.", "reasoning_content": "Done."},
     ]
 
 
-def test_calls_come_from_tool_calls_and_responses_items_are_not_sent() -> None:
+def test_calls_come_from_tool_calls_and_an_empty_responses_reasoning_is_not_sent() -> None:
     rewritten = {**WEATHER_CALL, "arguments": {"city": "东京"}}
     transcript = [
         {"role": "user", "content": "Tokyo?"},

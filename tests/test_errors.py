@@ -104,6 +104,16 @@ BUILDERS: dict[str, Callable[[], BaseException]] = {
     "ProviderConfigurationError": lambda: run_failing(
         Raising(P.ProviderConfigurationError("DEEPSEEK_API_KEY is not set.", hint="Set it."))
     ),
+    "ProviderSettingsError": lambda: run_failing(
+        Raising(
+            P.ProviderSettingsError(
+                "HTTPS_PROXY",
+                "socks4://<redacted>@proxy.example:1080",
+                "its scheme 'socks4' is not one of http, https, socks5, socks5h",
+                hint="Set it to an http:// proxy URL, or unset it.",
+            )
+        )
+    ),
     "ProviderRequestError": lambda: run_failing(
         Raising(P.ProviderRequestError("The output 'c9' has no call.", hint="Keep pairs."))
     ),

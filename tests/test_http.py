@@ -14,6 +14,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from agentcore import (
     AgentRuntime,
@@ -21,6 +23,7 @@ from agentcore import (
     ProviderConnectionError,
     ProviderError,
     ProviderResponseError,
+    ProviderSettingsError,
     ProviderStatusError,
     ProviderTimeoutError,
     build_tools,
@@ -333,3 +336,159 @@ def test_redact_removes_any_run_of_eight_characters_of_a_secret() -> None:
     assert redact("key " + KEY[:12] + " end", [KEY]) == "key <redacted> end"
     assert redact("tail " + KEY[-9:], [KEY]) == "tail <redacted>"
     assert redact("short " + KEY[:7], [KEY]) == "short " + KEY[:7]
+
+
+# --- 8. credentials in URLs, and every fault of the client's environment typed (issue 21) ----
+
+PASSWORD = "hunter2-url-secret"
+
+
+def test_redact_removes_the_userinfo_of_every_url_and_keeps_the_rest() -> None:
+    said = redact(f"see https://learner:{PASSWORD}@api.example.com/v1 and socks5://bob@px:1080")
+    assert said == "see https://<redacted>@api.example.com/v1 and socks5://<redacted>@px:1080"
+    assert redact("mail a@b.example or https://host/path@x") == (
+        "mail a@b.example or https://host/path@x"
+    )  # an @ after the path or outside a URL is no userinfo
+    assert redact(redact(f"http://u:{PASSWORD}@h")) == "http://<redacted>@h"
+    cut = redact("x" * 190 + f" https://u:{PASSWORD}@h")
+    assert PASSWORD[:6] not in cut  # redacted before the cut, so no start of it survives
+
+
+# RFC 3986 userinfo: unreserved, percent-encoded, sub-delims and ":" (no "/", "?", "#", "@").
+USERINFO = st.text(st.sampled_from("abcXYZ019-._~!$&()*+,;=:%"), min_size=6, max_size=30).filter(
+    lambda text: "redacted" not in text
+)
+
+
+@given(userinfo=USERINFO, scheme=st.sampled_from(["http", "https", "socks5h"]), before=st.text())
+def test_no_userinfo_of_any_url_survives_redact(userinfo: str, scheme: str, before: str) -> None:
+    url = f"{scheme}://{userinfo}@proxy.example:8080/v1?x=1"
+    said = redact(f"{before} {url} end", limit=None)
+    assert f"{scheme}://<redacted>@proxy.example:8080/v1?x=1 end" in said
+    assert userinfo not in said.replace(before, "", 1)
+
+
+@pytest.mark.parametrize("what", ["repr", "connection", "timeout", "response"])
+def test_a_password_in_the_base_url_is_in_no_repr_and_no_error(what: str) -> None:
+    if what == "repr":
+        model = adapter(f"https://learner:{PASSWORD}@api.example.com")
+        assert PASSWORD not in repr(model) + model.base_url
+        assert "https://<redacted>@api.example.com" in repr(model)
+        return
+    if what == "connection":  # nothing listens on port 9 (a loopback host: no proxy)
+        with pytest.raises(ProviderConnectionError) as caught:
+            adapter(f"http://learner:{PASSWORD}@127.0.0.1:9").generate([], [])
+    else:
+        reply = Reply(delay_seconds=2.0) if what == "timeout" else Reply(raw_body="{not json")
+        with LocalResponsesServer([reply]) as server, pytest.raises(ProviderError) as caught:
+            url = server.base_url.replace("http://", f"http://learner:{PASSWORD}@")
+            adapter(url, timeout=0.5).generate([{"role": "user", "content": "Hi"}], [])
+        assert isinstance(
+            caught.value, ProviderTimeoutError if what == "timeout" else ProviderResponseError
+        )
+    assert "<redacted>@127.0.0.1" in str(caught.value)
+    assert PASSWORD not in "".join(texts_of(caught.value))
+
+
+def settings_error(monkeypatch: pytest.MonkeyPatch, **env: str) -> ProviderSettingsError:
+    """Build a provider adapter with ``env`` set; return the typed error it raised."""
+    for name in ("SSL_CERT_FILE", "SSL_CERT_DIR"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    with pytest.raises(ProviderSettingsError) as caught:
+        adapter("https://api.deepseek.com")
+    assert isinstance(caught.value, ValueError)  # a setting whose value cannot be used
+    shown = caught.value.__cause__ or (
+        None if caught.value.__suppress_context__ else caught.value.__context__
+    )
+    assert shown is None  # no untyped ImportError, ValueError or OSError printed under it
+    return caught.value
+
+
+@pytest.mark.parametrize(
+    ("env", "variable", "said"),
+    [
+        (
+            {"HTTPS_PROXY": f"socks5://bob:{PASSWORD}@proxy.example:1080"},
+            "HTTPS_PROXY",
+            "it names a SOCKS proxy and the socksio package is not installed",
+        ),
+        (
+            {"https_proxy": f"socks4://bob:{PASSWORD}@proxy.example:1080"},
+            "https_proxy",
+            "its scheme 'socks4' is not one of http, https, socks5, socks5h",
+        ),
+        ({"https_proxy": f"bob:{PASSWORD}@[::1"}, "https_proxy", "it is not a URL"),
+    ],
+)
+def test_a_proxy_the_client_cannot_use_is_a_settings_error_naming_it(
+    monkeypatch: pytest.MonkeyPatch, env: dict[str, str], variable: str, said: str
+) -> None:
+    for name in ("HTTPS_PROXY", "https_proxy"):
+        monkeypatch.delenv(name)
+    if "socks5" in env.get("HTTPS_PROXY", ""):
+        monkeypatch.setitem(__import__("sys").modules, "socksio", None)  # not installed
+    error = settings_error(monkeypatch, **env)
+    assert error.variable == variable
+    assert said in error.problem
+    assert f"The setting {variable}=" in str(error)
+    assert PASSWORD not in "".join(texts_of(error))
+    assert "<redacted>@" in error.value
+    assert "unset" in error.hint
+
+
+def test_a_certificate_setting_the_client_cannot_use_is_a_settings_error(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Any
+) -> None:
+    garbage = tmp_path / "bundle.pem"
+    garbage.write_text("not a certificate\n")
+    empty = tmp_path / "empty.pem"
+    empty.write_text("")
+    for value, said in [
+        (str(tmp_path / "missing.pem"), "it names no file"),
+        (str(garbage), "the file holds no certificate that can be read"),
+        (str(empty), "the file holds no certificate that can be read"),
+        (str(tmp_path), "it names a folder, not a certificate file"),
+    ]:
+        error = settings_error(monkeypatch, SSL_CERT_FILE=value)
+        assert (error.variable, error.value) == ("SSL_CERT_FILE", value)
+        assert said in str(error), str(error)
+        assert "SSL_CERT_FILE" in error.hint
+    error = settings_error(monkeypatch, SSL_CERT_DIR=str(tmp_path / "no-folder"))
+    assert error.variable == "SSL_CERT_DIR" and "it names no folder" in str(error)
+
+
+def test_loopback_ignores_the_certificate_settings(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Any
+) -> None:
+    monkeypatch.setenv("SSL_CERT_FILE", str(tmp_path / "missing.pem"))
+    with LocalResponsesServer(weather_script()) as server:
+        result = AgentRuntime(adapter(server.base_url), build_tools()).run("Tokyo?")
+    assert result.tool_executions == 2
+
+
+def test_a_base_url_that_is_no_url_is_a_settings_error() -> None:
+    with pytest.raises(ProviderSettingsError) as caught:
+        adapter(f"http://learner:{PASSWORD}@[::1")
+    assert caught.value.variable == "base_url"
+    assert PASSWORD not in "".join(texts_of(caught.value))
+    assert "DEEPSEEK_BASE_URL" in caught.value.hint
+
+
+def test_a_settings_error_round_trips_through_pickle_and_copy(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import copy
+    import pickle
+
+    error = settings_error(monkeypatch, SSL_CERT_FILE="/nowhere/bundle.pem")
+    for twin in (pickle.loads(pickle.dumps(error)), copy.copy(error), copy.deepcopy(error)):
+        assert type(twin) is ProviderSettingsError and twin == error
+        assert (twin.variable, twin.value, twin.problem, twin.hint, str(twin)) == (
+            error.variable,
+            error.value,
+            error.problem,
+            error.hint,
+            str(error),
+        )

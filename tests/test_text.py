@@ -347,3 +347,19 @@ def test_every_chinese_string_of_the_package_is_in_the_catalog() -> None:
         if found:
             outside[path.name] = found
     assert outside == {}
+
+
+def test_the_new_provider_faults_are_explained_in_chinese_with_their_cause() -> None:
+    from agentcore.providers.errors import ProviderSettingsError, ProviderStatusError
+
+    settings = ProviderSettingsError(
+        "SSL_CERT_FILE", "/nope.pem", "it names no file", hint="Point it at a PEM bundle."
+    )
+    assert "SSL_CERT_FILE" in explain(settings, "zh-CN") and CJK.search(explain(settings, "zh-CN"))
+    assert explain(settings, "en") == str(settings)
+    dropped = ProviderStatusError(
+        400, "The reasoning_content in the thinking mode must be passed back to the API."
+    )
+    said = explain(dropped, "zh-CN")
+    assert "推理内容" in said and "reasoning_effort='none'" in said and "请求格式有误" not in said
+    assert english_lines(said) == [] and english_lines(explain(settings, "zh-CN")) == []

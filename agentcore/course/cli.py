@@ -39,7 +39,7 @@ from agentcore.course.teaching_tools import DESCRIBE_TEMPERATURE_TOOL, TEACHING_
 from agentcore.course.text import LANGUAGES, Language, explain, phrase
 from agentcore.course.weather import TASKS, ScriptedWeatherModel, weather_request
 from agentcore.protocol import Model
-from agentcore.providers.errors import ProviderConfigurationError
+from agentcore.providers.errors import ProviderConfigurationError, ProviderSettingsError
 from agentcore.runtime import AgentRuntime
 from agentcore.tools import Tool
 from agentcore.transcript import Message
@@ -282,12 +282,18 @@ def _client(build: Callable[[], Model], language: Language) -> Model | int:
     missing settings, 1 for an HTTP setting (proxy, certificate, URL) the client refused."""
     try:
         return build()
+    except ProviderSettingsError as error:  # typed by the adapter: variable, value, fix
+        _say(phrase("cli.client could not start", language, error=explain(error, language)),
+             error=True)  # fmt: skip
+        return 1
     except ProviderConfigurationError as error:
         _say(phrase("cli.missing settings", language, explanation=explain(error, language)),
              error=True)  # fmt: skip
         return 2
-    except Exception as error:  # a proxy, certificate or URL setting the HTTP stack refused
-        problem = f"{type(error).__name__}: {error}"
+    except Exception as error:  # a setting the HTTP stack refused in a way not typed yet
+        from agentcore.providers.http import redact  # loaded with the adapter already
+
+        problem = redact(f"{type(error).__name__}: {error}")  # a URL's password stays hidden
         _say(phrase("cli.client could not start", language, error=problem), error=True)
         return 1
 

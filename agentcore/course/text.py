@@ -175,6 +175,7 @@ def explain(error: BaseException, language: Language | None = None) -> str:
             registered=", ".join(getattr(error, "registered", ())) or "-",
             tool=getattr(error, "tool", ""),
             turns=getattr(error, "model_turns", 0),
+            variable=getattr(error, "variable", ""),
             field=_field_phrase(getattr(error, "field", ""), language),
         )
     if not isinstance(error, Exception):  # KeyboardInterrupt, SystemExit: a run interrupted
@@ -211,7 +212,10 @@ def _explain_status(error: BaseException, message: str, language: Language) -> s
     if language == "en":
         return message
     status = getattr(error, "status_code", None)
-    if isinstance(status, int) and 500 <= status <= 599:
+    kind = getattr(error, "kind", None)  # a 400 with its own cause ("reasoning dropped", ...)
+    if isinstance(kind, str) and f"provider status.{kind}" in _catalog("en"):
+        hint_key = f"provider status.{kind}"
+    elif isinstance(status, int) and 500 <= status <= 599:
         hint_key = "provider status.5xx"
     elif f"provider status.{status}" in _catalog("en"):
         hint_key = f"provider status.{status}"

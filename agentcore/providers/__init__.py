@@ -7,6 +7,8 @@ An adapter translates between a provider's wire format and the runtime's interna
   settings, its HTTP client, one send, a redacted repr.
 * :mod:`~agentcore.providers.tool_calls`: ``checked_tool_call`` and ``parse_arguments``, the
   checks of one tool call in a reply, for both wire formats.
+* :mod:`~agentcore.providers.provider_items`: ``chat_extras`` and ``responses_items``, what one
+  wire format's ``provider_items`` mean to the other, so one transcript moves between adapters.
 * :mod:`~agentcore.providers.deepseek_settings`: the ``DEEPSEEK_*`` settings both DeepSeek
   adapters read.
 * :mod:`~agentcore.providers.deepseek`: ``DeepSeekResponsesModel`` and its three translations.

@@ -40,7 +40,8 @@ from agentcore.providers.connection import Connection
 from agentcore.providers.deepseek_settings import ReasoningEffort, deepseek_settings
 from agentcore.providers.errors import ProviderRequestError, ProviderResponseError
 from agentcore.providers.http import redact, redact_json
-from agentcore.providers.tool_calls import MAX_ARGUMENTS_CHARS, checked_tool_call
+from agentcore.providers.provider_items import responses_items
+from agentcore.providers.tool_calls import MAX_ARGUMENTS_CHARS, checked_tool_call, unique_calls
 from agentcore.transcript import Message
 
 # --- the three translations -----------------------------------------------------------------
@@ -60,12 +61,16 @@ def to_input_items(messages: Sequence[Message]) -> list[dict[str, Any]]:
     * from an assistant message's ``provider_items`` (the provider's output for that turn),
       only what the runtime does not model: ``reasoning`` items and text said beside calls,
       exactly as received and in their place. DeepSeek answers 400 in thinking mode when a
-      reasoning item is not sent back.
+      reasoning item is not sent back. Items a Chat Completions adapter wrote
+      (``{"content", "reasoning_content"}``) become a ``reasoning`` item and a ``message``
+      item (:func:`~agentcore.providers.provider_items.responses_items`), so a transcript made
+      through either wire format continues through this one.
 
     A message with a ``rejected`` key (a reply the adapter refused, recorded by the runtime)
     is skipped: it was never part of the conversation the provider agreed to.
 
-    Raises :class:`ProviderRequestError` naming the message for a role it cannot send.
+    Raises :class:`ProviderRequestError` naming the message for a role it cannot send, and
+    naming the message and the item for a provider item neither wire format wrote.
     """
     items: list[dict[str, Any]] = []
     for index, entry in enumerate(messages):
@@ -73,7 +78,7 @@ def to_input_items(messages: Sequence[Message]) -> list[dict[str, Any]]:
         if "rejected" in entry:
             continue
         if role == "assistant":
-            items += _assistant_items(entry)
+            items += _assistant_items(entry, index)
         elif role == "tool":
             items.append(
                 {
@@ -279,7 +284,7 @@ _PAIRING_HINT = (
 )
 
 
-def _assistant_items(entry: Message) -> list[dict[str, Any]]:
+def _assistant_items(entry: Message, index: int) -> list[dict[str, Any]]:
     """The input items of one assistant message; see :func:`to_input_items`."""
     calls = [
         {
@@ -293,8 +298,8 @@ def _assistant_items(entry: Message) -> list[dict[str, Any]]:
     modelled = "function_call" if calls else "message"
     said = calls or [{"type": "message", "role": "assistant", "content": entry["content"]}]
     items: list[dict[str, Any]] = []
-    for item in copy.deepcopy(list(entry.get("provider_items") or ())):  # plain copies
-        if not isinstance(item, dict) or item.get("type") != modelled:
+    for item in copy.deepcopy(responses_items(entry.get("provider_items"), index)):
+        if item.get("type") != modelled:
             items.append(item)
         elif said:  # the transcript's own version, where the provider put the first one
             items += said
@@ -332,7 +337,10 @@ def _turn(response: Mapping[str, Any], secrets: tuple[str, ...], limit: int) -> 
         else ()
     )
     if calls:
-        return ModelTurn(tool_calls=tuple(calls), provider_items=replay)
+        return ModelTurn(
+            tool_calls=unique_calls(calls, noun="function_call", id_label="call_id"),
+            provider_items=replay,
+        )
     if text.strip():
         return ModelTurn(final_text=text, provider_items=replay)
     refusal = next((p.get("refusal") for p in parts if p.get("type") == "refusal"), None)

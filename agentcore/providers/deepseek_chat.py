@@ -88,6 +88,11 @@ class DeepSeekChatModel(OpenAICompatibleChatModel):
             request["reasoning_effort"] = self.reasoning_effort
         return {}
 
+    @property
+    def _thinks(self) -> bool:
+        """DeepSeek thinks unless ``reasoning_effort="none"`` turned it off."""
+        return self.reasoning_effort != "none"
+
     def _repr_options(self) -> Iterable[tuple[str, object]]:
         # No profile: a DeepSeekChatModel always has DeepSeek's.
         return (("reasoning_effort", self.reasoning_effort), ("strict", self.strict))

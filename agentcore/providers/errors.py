@@ -11,6 +11,9 @@ error                       raised when                           look first at
 =========================== ===================================== ===============================
 ProviderConfigurationError  no API key or no model is configured  ``DEEPSEEK_API_KEY``,
                                                                   ``DEEPSEEK_MODEL``
+ProviderSettingsError       the HTTP client cannot be built from  the variable it names
+                            a proxy, certificate or URL setting   (``HTTPS_PROXY``,
+                                                                  ``SSL_CERT_FILE``, ...)
 ProviderRequestError        the adapter cannot build a valid      the transcript (unpaired
                             request; nothing was sent             calls and outputs, roles)
 ProviderConnectionError     nothing answered at the base URL      ``DEEPSEEK_BASE_URL``, network,
@@ -54,8 +57,10 @@ STATUS_HINTS: dict[int | str, tuple[str, str]] = {
     ),
     "reasoning dropped": (
         "The provider wants its reasoning back (thinking mode)",
-        "A reply's reasoning item must be sent back in place with the tool calls; keep the "
-        "transcript's provider_items, or turn thinking off with reasoning_effort='none'.",
+        "Every reply of a user turn in which the model called tools must come back with its "
+        "reasoning (reasoning_content, or the reasoning item in place); a transcript made "
+        "with thinking off, by another model or edited by hand lacks it. Continue it with "
+        "thinking off (reasoning_effort='none'), or start a new transcript.",
     ),
     401: (
         "The provider refused the API key",
@@ -151,6 +156,30 @@ class ProviderConfigurationError(ProviderError):
     Raised when the adapter is constructed. The message names the environment variables to
     set, with the command for bash, PowerShell and cmd.
     """
+
+
+class ProviderSettingsError(ProviderConfigurationError, ValueError):
+    """A connection setting of the environment or the adapter cannot be used; nothing was sent.
+
+    Raised when the adapter builds its HTTP client, for: a proxy variable (``HTTPS_PROXY``,
+    ``HTTP_PROXY``, ``ALL_PROXY``) whose scheme is not ``http``, ``https``, ``socks5`` or
+    ``socks5h``, that is not a URL, or that names a SOCKS proxy while the ``socksio`` package
+    is missing; ``SSL_CERT_FILE`` naming a missing file, a folder, or a file holding no readable
+    certificate; ``SSL_CERT_DIR`` naming no folder; a base URL that is not a URL. httpx2 and
+    ``ssl`` raise ``ImportError``, ``ValueError``, ``OSError`` or ``ssl.SSLError`` for these;
+    :func:`agentcore.providers.http.build_http_client` turns each into this error.
+
+    Inputs: ``variable`` (the setting's name: an environment variable or ``base_url``),
+    ``value`` (as set, credentials already removed), ``problem`` (what is wrong with it) and
+    keyword-only ``hint`` (the fix). Attributes: ``variable``, ``value``, ``problem``,
+    ``hint``. Also a ``ValueError``: a setting with a value that cannot be used.
+    """
+
+    def __init__(self, variable: str, value: str, problem: str, *, hint: str) -> None:
+        super().__init__(f"The setting {variable}={value!r} cannot be used: {problem}.", hint=hint)
+        self.variable = variable
+        self.value = value
+        self.problem = problem
 
 
 class ProviderRequestError(ProviderError):

@@ -38,6 +38,7 @@ import ipaddress
 import json
 import os
 import re
+import ssl
 import time
 import zlib
 from collections.abc import Iterable, Mapping
@@ -51,6 +52,7 @@ from agentcore.providers.errors import (
     ProviderConnectionError,
     ProviderError,
     ProviderResponseError,
+    ProviderSettingsError,
     ProviderStatusError,
     ProviderTimeoutError,
 )
@@ -74,6 +76,9 @@ ALLOWED_HEADERS = frozenset(
 REDACTED = "<redacted>"
 
 _BEARER = re.compile(r"(?i)\b(bearer)\s+(?!<redacted>)[^\s\"',;]+")
+_USERINFO = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://)[^\s/?#\"'<>\\]*@")
+"""The user name and password of a URL (``https://user:secret@host``): RFC 3986's userinfo
+runs from ``//`` to the last ``@`` before the path, query or fragment."""
 
 
 def redact(text: str, secrets: Iterable[str] = (), *, limit: int | None = PREVIEW_CHARS) -> str:
@@ -82,8 +87,10 @@ def redact(text: str, secrets: Iterable[str] = (), *, limit: int | None = PREVIE
     Inputs: ``text``; ``secrets`` (the API key, ...; empty strings are ignored); ``limit``,
     the longest result before the ellipsis (``None``: do not shorten). Output: the text with
     every secret, every run of at least :data:`SECRET_RUN` characters of a secret (a key the
-    provider echoed cut short) and every ``Bearer <token>`` replaced by ``<redacted>``, then
-    cut to ``limit`` characters followed by ``…``. Redacting first is the point: cutting
+    provider echoed cut short), every ``Bearer <token>`` and the user name and password of
+    every URL (``https://user:secret@host`` becomes ``https://<redacted>@host``: a base URL
+    or a proxy with credentials) replaced by ``<redacted>``, then cut to ``limit`` characters
+    followed by ``…``. Redacting first is the point: cutting
     first can leave the start of a key that the replacement no longer recognises. Raises
     nothing.
     """
@@ -92,17 +99,22 @@ def redact(text: str, secrets: Iterable[str] = (), *, limit: int | None = PREVIE
         if len(secret) > SECRET_RUN:
             text = _redact_runs(text, secret)
     text = _BEARER.sub(rf"\1 {REDACTED}", text)
+    text = _USERINFO.sub(rf"\1{REDACTED}@", text)
     if limit is not None and len(text) > limit:
         text = text[:limit] + "…"
     return text
 
 
 def redact_json(value: Any, secrets: Iterable[str]) -> Any:
-    """A plain copy of a JSON value with every string passed through :func:`redact` (no cut)."""
+    """A plain copy of a JSON value with every string, keys included, passed through
+    :func:`redact` (no cut). Two keys that redact to the same text keep the later value."""
     if isinstance(value, str):
         return redact(value, secrets, limit=None)
     if isinstance(value, Mapping):
-        return {str(key): redact_json(item, secrets) for key, item in value.items()}
+        return {
+            redact(str(key), secrets, limit=None): redact_json(item, secrets)
+            for key, item in value.items()
+        }
     if isinstance(value, list | tuple):
         return [redact_json(item, secrets) for item in value]
     return value
@@ -258,9 +270,10 @@ class BoundedTransport(httpx2.BaseTransport):
         """Decode the body within the decoded cap; for a 2xx status, check it is JSON."""
         body = self._decoded(request, raw, response.headers.get("content-encoding", ""))
         if response.is_success:
-            problem = _json_problem(body)
+            problem = _json_problem(body, response.headers.get("content-type", ""))
             if problem is not None:
-                raise self._unreadable(request, problem)
+                hint = _STREAM_HINT if problem == EVENT_STREAM_PROBLEM else None
+                raise self._unreadable(request, problem, hint)
         headers = [
             (name, value)
             for name, value in response.headers.multi_items()
@@ -306,20 +319,44 @@ class BoundedTransport(httpx2.BaseTransport):
             hint="Check that the base URL points at the provider's API.",
         )
 
-    def _unreadable(self, request: httpx2.Request, problem: str) -> ProviderResponseError:
+    def _unreadable(
+        self, request: httpx2.Request, problem: str, hint: str | None = None
+    ) -> ProviderResponseError:
         return ProviderResponseError(
             f"The reply from {self._where(request)} cannot be read: "
             f"{redact(problem, self._secrets)}.",
-            hint="Check that the base URL points at the provider's API; if it does, run again.",
+            hint=hint
+            or "Check that the base URL points at the provider's API; if it does, run again.",
         )
 
 
-def _json_problem(body: bytes) -> str | None:
-    """Why a 2xx body is not UTF-8 JSON nested at most MAX_NESTING deep, or ``None``."""
+_STREAM_HINT = (
+    "The adapter sends no stream option; check that the server (or a proxy in front of it) "
+    "is not set to stream every reply."
+)
+
+
+EVENT_STREAM_PROBLEM = (
+    "it is an event stream (server-sent events), not one JSON object, although the adapter "
+    "did not ask for streaming"
+)
+_EVENT_STREAM = re.compile(r"(?:\A|\n)(?:data|event|id|retry):", re.ASCII)
+"""A line of a server-sent event stream (WHATWG HTML, "Server-sent events": fields ``data``,
+``event``, ``id``, ``retry``), which a streamed reply is made of."""
+
+
+def _json_problem(body: bytes, content_type: str = "") -> str | None:
+    """Why a 2xx body is not UTF-8 JSON nested at most MAX_NESTING deep, or ``None``.
+
+    A streamed reply (``Content-Type: text/event-stream``, or ``data:`` lines) is named as
+    such: the adapters never ask for a stream, so one means a server or proxy forced it.
+    """
     try:
         text = body.decode("utf-8")
     except UnicodeDecodeError as error:
         return f"it is not valid UTF-8 (byte {error.start})"
+    if "text/event-stream" in content_type.lower() or _EVENT_STREAM.match(text.lstrip()):
+        return EVENT_STREAM_PROBLEM
     try:
         value = json.loads(text)
     except RecursionError:
@@ -349,11 +386,34 @@ def build_http_client(
     (``trust_env=False``: no netrc, no proxy of its own choosing) and sends through a
     :class:`BoundedTransport`. Certificates: the inner transport honours ``SSL_CERT_FILE`` and
     ``SSL_CERT_DIR`` for a provider (for an office proxy's certificate), not for loopback.
+
+    Raises :class:`ProviderSettingsError` naming the setting, its value (credentials removed)
+    and the fix for every failure of the environment the client is built from: a base URL
+    that is not a URL; ``SSL_CERT_FILE`` naming a missing file, a folder or no readable
+    certificate, ``SSL_CERT_DIR`` naming no folder (``ssl.create_default_context`` raises
+    ``OSError``/``ssl.SSLError``, read by httpcore2's ``default_ssl_context``); a proxy
+    variable that is not a URL, has a scheme httpx2 does not speak (``httpx2.Proxy`` raises
+    ``ValueError``), or names a SOCKS proxy without the ``socksio`` package (``ImportError``
+    from ``httpx2.HTTPTransport``).
     """
-    loopback = is_loopback(httpx2.URL(base_url).host)
-    inner = httpx2.HTTPTransport(
-        proxy=None if loopback else proxy_for(base_url), trust_env=not loopback
-    )
+    secrets = tuple(secrets)
+    try:
+        loopback = is_loopback(httpx2.URL(base_url).host)
+    except httpx2.InvalidURL as error:
+        raise _setting("base_url", base_url, f"it is not a URL ({error})", _BASE_URL_FIX) from None
+    context = _ssl_context(trust_env=not loopback)
+    proxy = None if loopback else _checked_proxy(base_url)
+    failure: ProviderSettingsError | None = None
+    try:
+        inner = httpx2.HTTPTransport(verify=context, proxy=proxy)
+    except ImportError:  # httpx2 imports socksio only for a socks5:// proxy
+        failure = _proxy_setting(
+            base_url,
+            "it names a SOCKS proxy and the socksio package is not installed",
+            "Install it (pip install socksio), use an http:// proxy, or unset the variable.",
+        )
+    if failure is not None:
+        raise failure
     transport = BoundedTransport(inner, headers=headers, secrets=secrets, deadline=deadline)
     return httpx2.Client(
         transport=transport,
@@ -362,6 +422,83 @@ def build_http_client(
         timeout=deadline,
         headers={"Accept-Encoding": "gzip, deflate"},
     )
+
+
+_BASE_URL_FIX = (
+    "Pass the server's API root, such as https://api.deepseek.com or http://localhost:11434/v1 "
+    "(DEEPSEEK_BASE_URL for DeepSeek's adapters)."
+)
+_PROXY_SCHEMES = ("http", "https", "socks5", "socks5h")
+"""The proxy schemes httpx2 speaks (``httpx2.Proxy`` refuses any other)."""
+
+
+def _setting(variable: str, value: str, problem: str, hint: str) -> ProviderSettingsError:
+    if "://" not in value and "@" in value:  # a proxy written without its scheme
+        value = f"{REDACTED}@{value.rsplit('@', 1)[1]}"
+    return ProviderSettingsError(variable, redact(value, limit=120), redact(problem), hint=hint)
+
+
+def _ssl_context(*, trust_env: bool) -> ssl.SSLContext:
+    """The certificates a provider's connection trusts; see :func:`build_http_client`."""
+    cafile = os.environ.get("SSL_CERT_FILE", "") if trust_env else ""
+    capath = os.environ.get("SSL_CERT_DIR", "") if trust_env else ""
+    variable, value = ("SSL_CERT_FILE", cafile) if cafile else ("SSL_CERT_DIR", capath)
+    if capath and not cafile and not os.path.isdir(capath):
+        raise _setting(variable, value, "it names no folder", _CERTIFICATE_FIX)
+    problem = ""
+    try:
+        return httpx2.create_ssl_context(trust_env=trust_env)
+    except FileNotFoundError:
+        problem = "it names no file"
+    except IsADirectoryError:
+        problem = "it names a folder, not a certificate file (a folder belongs in SSL_CERT_DIR)"
+    except ssl.SSLError as error:  # a file without one PEM certificate ssl can read
+        problem = f"the file holds no certificate that can be read ({error.reason or error})"
+    except OSError as error:  # no permission, a device, ...
+        problem = f"the file cannot be read ({type(error).__name__}: {error.strerror or error})"
+    raise _setting(variable, value, problem, _CERTIFICATE_FIX)
+
+
+_CERTIFICATE_FIX = (
+    "Point SSL_CERT_FILE at a PEM certificate bundle (or SSL_CERT_DIR at a folder of them), "
+    "such as the one your office proxy's certificate came in, or unset the variable."
+)
+
+
+def _proxy_variable(url: str) -> tuple[str, str]:
+    """The environment variable :func:`proxy_for` took the proxy of ``url`` from, and its value
+    (``getproxies`` reads ``<scheme>_proxy`` in either case, the lower-case one first, then
+    ``all_proxy``)."""
+    scheme = httpx2.URL(url).scheme
+    for base in (f"{scheme}_proxy", "all_proxy"):
+        for name in (base, base.upper()):
+            if os.environ.get(name):
+                return name, os.environ[name]
+    return f"{scheme.upper()}_PROXY", proxy_for(url) or ""
+
+
+def _proxy_setting(url: str, problem: str, hint: str) -> ProviderSettingsError:
+    variable, value = _proxy_variable(url)
+    return _setting(variable, value, problem, hint)
+
+
+def _checked_proxy(base_url: str) -> str | None:
+    """:func:`proxy_for` of ``base_url``, refused unless httpx2 can use it."""
+    proxy = proxy_for(base_url)
+    if proxy is None:
+        return None
+    fix = (
+        "Set it to an http://, https:// or socks5:// proxy URL (host and port), or unset it "
+        "(list the host in NO_PROXY to connect directly)."
+    )
+    try:
+        scheme = httpx2.URL(proxy).scheme
+    except httpx2.InvalidURL as error:
+        raise _proxy_setting(base_url, f"it is not a URL ({error})", fix) from None
+    if scheme not in _PROXY_SCHEMES:
+        problem = f"its scheme {scheme!r} is not one of {', '.join(_PROXY_SCHEMES)}"
+        raise _proxy_setting(base_url, problem, fix)
+    return proxy
 
 
 def build_sdk_client(

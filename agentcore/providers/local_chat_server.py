@@ -24,8 +24,9 @@ given).
 Like DeepSeek it refuses, with HTTP 400 and without using a reply: a model name it does not
 serve (``"Model Not Exist"``); a ``tool`` message that answers no ``tool_calls`` id of the
 assistant message before it; an assistant message with ``tool_calls`` not followed by a
-``tool`` message for every id; and, in thinking mode, an assistant message with
-``tool_calls`` sent back without its ``reasoning_content``.
+``tool`` message for every id; and, in thinking mode, any assistant message of a user turn in
+which the model called tools (the calls and the final answer alike) sent back without a
+non-empty ``reasoning_content`` (the Thinking Mode guide's rule).
 
 Only the standard library is used; importing this module does not import ``openai``.
 """
@@ -99,6 +100,29 @@ def _unpaired(messages: Sequence[Any]) -> str | None:
     return None
 
 
+def _reasoning_missing(messages: Sequence[Any]) -> bool:
+    """Whether an assistant message of a user turn that called tools lacks its reasoning.
+
+    DeepSeek's Thinking Mode guide: between two user messages, if the model called tools,
+    the ``reasoning_content`` of the assistant messages between them must be passed back in
+    all later requests (a turn without tool calls needs none). Empty counts as missing.
+    """
+    turns: list[list[Mapping[str, Any]]] = [[]]
+    for message in messages:
+        if not isinstance(message, Mapping):
+            continue
+        if message.get("role") == "user":
+            turns.append([])
+        elif message.get("role") == "assistant":
+            turns[-1].append(message)
+    return any(
+        not message.get("reasoning_content")
+        for turn in turns
+        if any(message.get("tool_calls") for message in turn)
+        for message in turn
+    )
+
+
 class LocalChatServer(LoopbackServer):
     """A ``POST /chat/completions`` server on 127.0.0.1 that plays a script (chapter section 10).
 
@@ -109,9 +133,10 @@ class LocalChatServer(LoopbackServer):
     ``api_key`` (if given, any other Bearer key gets 401); ``thinking`` (default ``False``):
     play DeepSeek's thinking mode, in which every reply carries ``reasoning_content`` (the
     text of the reply's ``reasoning`` item, or the same scripted reasoning the Responses server
-    sends) and a request that sends back an assistant ``tool_calls`` message without it gets
-    400 with DeepSeek's wording (:data:`THINKING_400`; a request with ``"thinking": {"type":
-    "disabled"}`` is answered without thinking); ``models``: the model names served
+    sends) and a request that sends back an assistant message of a tool-calling user turn
+    without it (or with an empty one) gets 400 with DeepSeek's wording (:data:`THINKING_400`;
+    a request with ``"thinking": {"type": "disabled"}`` is answered without thinking);
+    ``models``: the model names served
     (:data:`~agentcore.providers.local_server.SERVED_MODELS`, else 400 ``Model Not Exist``).
     ``usage.prompt_cache_hit_tokens`` counts the messages a request shares with an earlier
     one, as DeepSeek's context caching reports it.
@@ -147,13 +172,7 @@ class LocalChatServer(LoopbackServer):
         problem = _unpaired(messages)
         if problem is not None:
             return 400, _error_body(400, problem)
-        if self._thinks(body) and any(
-            isinstance(message, Mapping)
-            and message.get("role") == "assistant"
-            and message.get("tool_calls")
-            and not message.get("reasoning_content")
-            for message in messages
-        ):
+        if self._thinks(body) and _reasoning_missing(messages):
             return 400, _error_body(400, THINKING_400)
         return None
 

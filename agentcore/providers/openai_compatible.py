@@ -19,8 +19,8 @@ https://api-docs.deepseek.com/guides/thinking_mode):
   "parameters"}}``, ``parameters`` passed through unchanged (:func:`to_chat_tool`);
 * the whole transcript becomes the request's ``messages``, every turn (:func:`to_chat_messages`):
   the API is stateless, so the adapter sends everything again;
-* ``choices[0].message`` of the reply becomes a :class:`ModelTurn`: its ``tool_calls`` in order,
-  arguments parsed by the same strict
+* the ``message`` of the reply's one choice becomes a :class:`ModelTurn`: its ``tool_calls``
+  in order, arguments parsed by the same strict
   :func:`~agentcore.providers.tool_calls.parse_arguments` as the Responses adapter's, or its
   ``content`` as the final text (:func:`to_chat_model_turn`).
 
@@ -52,7 +52,8 @@ from agentcore.protocol import ModelTurn, ToolCall, ToolSchema
 from agentcore.providers.connection import Connection
 from agentcore.providers.errors import ProviderRequestError, ProviderResponseError
 from agentcore.providers.http import redact, redact_json
-from agentcore.providers.tool_calls import MAX_ARGUMENTS_CHARS, checked_tool_call
+from agentcore.providers.provider_items import chat_extras
+from agentcore.providers.tool_calls import MAX_ARGUMENTS_CHARS, checked_tool_call, unique_calls
 from agentcore.transcript import Message
 
 
@@ -64,9 +65,11 @@ class ChatProfile:
     ``"strict": true`` on a function tool, so the adapter may send it when asked
     (``strict=True``); for a server that does not, asking is a ``ValueError`` before anything
     is sent, and the runtime's own validation of every call's arguments holds either way;
-    ``replays_reasoning_content``: the ``reasoning_content`` a reply carried beside its tool
-    calls is sent back on that assistant message (DeepSeek's thinking mode answers 400 without
-    it); when ``False`` it is kept in the transcript's ``provider_items`` but not sent;
+    ``replays_reasoning_content``: the ``reasoning_content`` of every reply of a user turn in
+    which the model called tools is sent back on that assistant message (DeepSeek's thinking
+    mode answers 400 without it), and the server is taken to think (a tool-call reply with an
+    empty one is refused); when ``False`` it is kept in the transcript's ``provider_items``
+    but not sent;
     ``docs``: the pages the profile was written from.
 
     The later quirk work adds its fields here (arguments as JSON objects, calls written as
@@ -89,8 +92,9 @@ DEEPSEEK = ChatProfile(
     ),
 )
 """DeepSeek: ``strict`` is a documented beta (beta base URL, every function strict, Tool Calls
-guide); in thinking mode the ``reasoning_content`` of a tool-calling turn must be sent back
-(HTTP 400 otherwise, Thinking Mode guide)."""
+guide); in thinking mode (on by default) the ``reasoning_content`` of every assistant message
+of a user turn in which the model called tools must be sent back in all later requests (HTTP
+400 otherwise, Thinking Mode guide)."""
 
 OLLAMA = ChatProfile(
     name="ollama",
@@ -147,14 +151,6 @@ CHAT_PROFILES = {
 }
 """Every profile by its ``name``; :class:`OpenAICompatibleChatModel` accepts either."""
 
-EXTRAS = ("content", "reasoning_content")
-"""The fields of an assistant message with ``tool_calls`` that the runtime does not model.
-
-:func:`to_chat_model_turn` keeps them (when set) as one ``provider_items`` entry,
-``{"content": ..., "reasoning_content": ...}``; :func:`to_chat_messages` sends them back on
-that same message. The calls themselves always come from the transcript's ``tool_calls``.
-"""
-
 
 def to_chat_tool(schema: ToolSchema, *, strict: bool = False) -> dict[str, Any]:
     """Translate one runtime tool schema into a Chat Completions function tool.
@@ -179,77 +175,118 @@ def to_chat_tool(schema: ToolSchema, *, strict: bool = False) -> dict[str, Any]:
     return {"type": "function", "function": function}
 
 
-def _extras(provider_items: Any) -> dict[str, Any]:
-    """The Chat Completions fields kept in ``provider_items`` (other wire formats' items are
-    not this adapter's to send, and are left out)."""
-    found: dict[str, Any] = {}
-    for item in provider_items or ():
-        if isinstance(item, Mapping) and item and set(item) <= set(EXTRAS):
-            found.update(item)
-    return found
-
-
 def to_chat_messages(
-    messages: Sequence[Message], *, replay_reasoning: bool = True
+    messages: Sequence[Message],
+    *,
+    replay_reasoning: bool = True,
+    require_reasoning: bool = False,
 ) -> list[dict[str, Any]]:
     """Translate the whole transcript into Chat Completions ``messages``.
 
-    Input: the runtime's messages, and whether ``reasoning_content`` is sent back (a
-    :class:`ChatProfile`'s ``replays_reasoning_content``). Output, in order:
+    Input: the runtime's messages; whether ``reasoning_content`` is sent back (a
+    :class:`ChatProfile`'s ``replays_reasoning_content``); whether it must be (thinking mode
+    on). Output, in order:
 
     * user or system text: ``{"role", "content"}`` as is;
     * an assistant tool request: ``{"role": "assistant", "content": null, "tool_calls":
       [{"id", "type": "function", "function": {"name", "arguments"}}]}``, ``arguments`` a
-      JSON string with non-ASCII kept; the text and the ``reasoning_content`` the provider
-      sent beside the calls (kept in ``provider_items`` by :func:`to_chat_model_turn`) go
-      back on this message, as DeepSeek's thinking mode requires (HTTP 400 otherwise); the
-      reasoning only when ``replay_reasoning`` is on;
+      JSON string with non-ASCII kept, the calls always from the transcript's
+      ``tool_calls``; the text the provider said beside the calls goes back in ``content``;
     * an observation: ``{"role": "tool", "tool_call_id", "content"}``, right after its
       request, as the runtime records it;
-    * a final text: ``{"role": "assistant", "content"}`` (its reasoning is not sent back: the
-      thinking-mode guide says it would be ignored);
+    * a final text: ``{"role": "assistant", "content"}``;
+    * the ``reasoning_content`` of every assistant message (request or final text) of a user
+      turn in which the model called tools, when ``replay_reasoning`` is on. DeepSeek's
+      Thinking Mode guide: between two user messages, if the model called tools, the
+      assistant messages' ``reasoning_content`` must be passed back in all later requests
+      (HTTP 400 otherwise); without tool calls it is ignored, so it is not sent;
     * a message with a ``"rejected"`` key (a reply the adapter refused, recorded by the
       runtime) is skipped: it is never sent back to a provider.
 
+    The text and reasoning come from the message's ``provider_items``, written by either wire
+    format's adapter (:func:`~agentcore.providers.provider_items.chat_extras`: a Responses
+    ``reasoning`` item becomes ``reasoning_content``).
+
     Raises :class:`ProviderRequestError`, and nothing is sent, for a role the adapter cannot
-    send (naming the message), for a ``tool`` message that answers no call of the assistant
-    message before it, and for a call with no ``tool`` message (naming the id).
+    send (naming the message), a provider item neither wire format wrote (naming it), a
+    ``tool`` message that answers no call of the assistant message before it, a call with no
+    ``tool`` message (naming the id), and, with ``require_reasoning``, an assistant message
+    of a tool-calling user turn without reasoning when others carry theirs (naming it): the
+    server thinks, and would answer 400. A transcript without any reasoning (a server that
+    does not think) is sent as it is.
     """
+    thinking_turns = _tool_calling_turns(messages)
     result: list[dict[str, Any]] = []
+    missing: list[int] = []  # assistant messages of a tool-calling turn without reasoning
+    turn = 0
     for index, entry in enumerate(messages):
+        role = entry.get("role")
+        turn += role == "user"
         if "rejected" in entry:
             continue
-        role = entry.get("role")
-        if role == "assistant" and entry.get("tool_calls"):
-            extras = _extras(entry.get("provider_items"))
-            request: dict[str, Any] = {"role": "assistant", "content": extras.get("content")}
-            if replay_reasoning and extras.get("reasoning_content") is not None:
-                request["reasoning_content"] = extras["reasoning_content"]
-            request["tool_calls"] = [
-                {
-                    "id": call["call_id"],
-                    "type": "function",
-                    "function": {
-                        "name": call["name"],
-                        "arguments": json.dumps(call["arguments"], ensure_ascii=False),
-                    },
-                }
-                for call in entry["tool_calls"]
-            ]
+        if role == "assistant":
+            extras = chat_extras(entry.get("provider_items"), index)
+            calls = entry.get("tool_calls")
+            said = extras.get("content") if calls else entry["content"]
+            request: dict[str, Any] = {"role": "assistant", "content": said}
+            if replay_reasoning and turn in thinking_turns:
+                if "reasoning_content" in extras:
+                    request["reasoning_content"] = extras["reasoning_content"]
+                else:
+                    missing.append(index)
+            if calls:
+                request["tool_calls"] = [_chat_call(call) for call in calls]
             result.append(request)
         elif role == "tool":
             result.append(
                 {"role": "tool", "tool_call_id": entry["tool_call_id"], "content": entry["content"]}
             )
-        elif role in ("user", "system", "assistant"):
+        elif role in ("user", "system"):
             result.append({"role": role, "content": entry["content"]})
         else:
             raise ProviderRequestError(
                 f"Transcript message {index} has role {role!r}, which the adapter cannot send.",
                 hint="Use the roles user, system, assistant or tool.",
             )
+    if require_reasoning and missing and any("reasoning_content" in m for m in result):
+        raise ProviderRequestError(
+            f"Transcript message {missing[0]}, an assistant message of a user turn in which "
+            "the model called tools, has no reasoning_content, while the server thinks (other "
+            "messages carry theirs) and needs every one sent back; nothing was sent.",
+            hint=_NO_REASONING_HINT,
+        )
     _check_pairing(result)
     return result
+
+
+_NO_REASONING_HINT = (
+    "DeepSeek's thinking mode needs the reasoning of every reply of such a turn; a transcript "
+    "made with thinking off or by another model has none. Continue it with thinking off "
+    "(reasoning_effort='none'), or start a new transcript."
+)
+
+
+def _tool_calling_turns(messages: Sequence[Message]) -> set[int]:
+    """The user turns (counted by user messages, 0 before the first) in which an accepted
+    assistant message called tools."""
+    turns: set[int] = set()
+    turn = 0
+    for entry in messages:
+        turn += entry.get("role") == "user"
+        if entry.get("role") == "assistant" and entry.get("tool_calls") and "rejected" not in entry:
+            turns.add(turn)
+    return turns
+
+
+def _chat_call(call: Mapping[str, Any]) -> dict[str, Any]:
+    return {
+        "id": call["call_id"],
+        "type": "function",
+        "function": {
+            "name": call["name"],
+            "arguments": json.dumps(call["arguments"], ensure_ascii=False),
+        },
+    }
 
 
 def _check_pairing(messages: Sequence[Mapping[str, Any]]) -> None:
@@ -374,10 +411,8 @@ class OpenAICompatibleChatModel(Connection):
             [] if self.instructions is None else [{"role": "system", "content": self.instructions}]
         )
         replay = self.profile.replays_reasoning_content
-        request: dict[str, Any] = {
-            "model": self.model,
-            "messages": system + to_chat_messages(messages, replay_reasoning=replay),
-        }
+        chat = to_chat_messages(messages, replay_reasoning=replay, require_reasoning=self._thinks)
+        request: dict[str, Any] = {"model": self.model, "messages": system + chat}
         if tools:
             request["tools"] = [to_chat_tool(schema, strict=self.strict) for schema in tools]
         extra = self._add_options(request)
@@ -385,7 +420,16 @@ class OpenAICompatibleChatModel(Connection):
             self._send(request, extra),
             max_arguments_chars=self.max_arguments_chars,
             secrets=self._secrets,
+            require_reasoning=self._thinks,
         )
+
+    @property
+    def _thinks(self) -> bool:
+        """Whether the server answers in a thinking mode that needs the reasoning of every
+        tool-calling turn back: a profile that replays ``reasoning_content`` (DeepSeek thinks
+        by default); :class:`~agentcore.providers.deepseek_chat.DeepSeekChatModel` says
+        whether its ``reasoning_effort`` turned thinking off."""
+        return self.profile.replays_reasoning_content
 
     def _add_options(self, request: dict[str, Any]) -> dict[str, Any]:
         """Add a server's own request fields to ``request``; return those the SDK does not
@@ -413,6 +457,10 @@ _SHAPE_HINT = (
     "Check that the base URL (DEEPSEEK_BASE_URL for DeepSeek) points at a Chat Completions "
     "API; if it does, run again."
 )
+_UNKNOWN_FINISH_HINT = (
+    "The server stopped for a reason the Chat Completions format does not define; look the "
+    "reason up in that server's documentation, then run again."
+)
 _FINISH_HINTS = {
     "length": "The reply was cut off before the model finished; ask for less, or allow more "
     "output tokens.",
@@ -427,10 +475,11 @@ def to_chat_model_turn(
     *,
     max_arguments_chars: int = MAX_ARGUMENTS_CHARS,
     secrets: Iterable[str] = (),
+    require_reasoning: bool = False,
 ) -> ModelTurn:
     """Translate a chat completion (as JSON) into a :class:`ModelTurn`.
 
-    ``choices[0].message.tool_calls`` become :class:`ToolCall` objects in order (``id`` is
+    The one choice's ``message.tool_calls`` become :class:`ToolCall` objects in order (``id`` is
     the ``call_id``; ``function.arguments`` parsed by
     :func:`~agentcore.providers.tool_calls.parse_arguments`, the same strict rules as the
     Responses adapter); without any, a non-blank ``content`` is the final text. Text said
@@ -440,25 +489,36 @@ def to_chat_model_turn(
 
     Inputs: the reply; the longest ``arguments`` string accepted; the ``secrets`` that no text
     taken from the reply may show (each text passes through
-    :func:`~agentcore.providers.http.redact`, the adapters' one redaction).
+    :func:`~agentcore.providers.http.redact`, the adapters' one redaction);
+    ``require_reasoning`` (thinking mode on): a reply whose tool calls carry an empty
+    ``reasoning_content`` is refused, since DeepSeek refuses the next request without it
+    (Thinking Mode guide) and there is none to send back. A reply without the field at all
+    comes from a server that does not think, and has nothing to send back.
 
     Raises :class:`ProviderResponseError` (with a hint, and ``rejected`` holding the refused
-    ``choices[0].message``, secrets redacted, when there is one) for: no choice; a ``finish_reason``
-    other than ``"stop"`` or ``"tool_calls"`` (``"length"``, ``"content_filter"``,
-    ``"insufficient_system_resource"`` each with their own hint); no tool call and no text
-    (naming a refusal if there is one); a call that is not a function, has an empty id or
-    name, or whose arguments ``parse_arguments`` refuses; and any field of the wrong
-    shape.
+    choices' messages, secrets redacted, when there are any) for: no choice, or more than one
+    (the adapter never sends ``n``, so it does not guess which one counts); a choice whose
+    message is null or not an object; a ``finish_reason`` other than ``"stop"`` or
+    ``"tool_calls"`` (``"length"``, ``"content_filter"``, ``"insufficient_system_resource"``
+    each with their own hint, any other with a hint to look it up in the server's docs); no
+    tool call and no text (naming a refusal if there is one); a call that is not a function,
+    has an empty id or name (or one of another type, named), or whose arguments
+    ``parse_arguments`` refuses; two calls sharing one id; with ``require_reasoning``, tool
+    calls with an empty ``reasoning_content`` (refused before any handler runs);
+    and any field of the wrong shape.
     """
     secrets = tuple(secrets)
     name = f"Chat completion {redact(repr(completion.get('id', '?')), secrets, limit=60)}"
     choices = completion.get("choices")
-    first = choices[0] if isinstance(choices, list) and choices else None
-    message = first.get("message") if isinstance(first, Mapping) else None
-    rejected = (redact_json(message, secrets),) if isinstance(message, Mapping) else ()
+    messages = [
+        choice.get("message")
+        for choice in (choices if isinstance(choices, list) else ())
+        if isinstance(choice, Mapping)
+    ]
+    rejected = tuple(redact_json(m, secrets) for m in messages if isinstance(m, Mapping))
     failure: ProviderResponseError
     try:
-        return _to_turn(name, completion, max_arguments_chars, secrets)
+        return _to_turn(name, completion, max_arguments_chars, secrets, require_reasoning)
     except ProviderResponseError as error:
         failure = error
     except (AttributeError, TypeError, ValueError, KeyError, RecursionError) as error:
@@ -472,32 +532,47 @@ def to_chat_model_turn(
 
 
 def _to_turn(
-    name: str, completion: Mapping[str, Any], max_arguments_chars: int, secrets: tuple[str, ...]
+    name: str,
+    completion: Mapping[str, Any],
+    max_arguments_chars: int,
+    secrets: tuple[str, ...],
+    require_reasoning: bool,
 ) -> ModelTurn:
-    choices = completion.get("choices")
-    if not isinstance(choices, list) or not choices:
-        raise ProviderResponseError(f"{name} holds no choice.", hint=_SHAPE_HINT)
-    choice = choices[0]
+    choice = _only_choice(name, completion.get("choices"))
     message = choice.get("message")
+    if message is None:
+        what = "whose message is null" if "message" in choice else "without a message"
+        raise ProviderResponseError(f"{name} has a choice {what}.", hint=_SHAPE_HINT)
     if not isinstance(message, Mapping):
-        raise ProviderResponseError(f"{name} has a choice without a message.", hint=_SHAPE_HINT)
+        kind = type(message).__name__
+        raise ProviderResponseError(
+            f"{name} has a choice whose message is a {kind}, not an object.", hint=_SHAPE_HINT
+        )
     finish_reason = choice.get("finish_reason")
     if finish_reason not in ("stop", "tool_calls"):
         shown = redact(repr(finish_reason), secrets, limit=60)
         raise ProviderResponseError(
             f"{name} stopped with finish_reason {shown}, not 'stop' or 'tool_calls'.",
-            hint=_FINISH_HINTS.get(str(finish_reason), _SHAPE_HINT),
+            hint=_FINISH_HINTS.get(str(finish_reason), _UNKNOWN_FINISH_HINT),
         )
     raw_calls = message.get("tool_calls") or []
     if not isinstance(raw_calls, list):
         raise TypeError(f"tool_calls is a {type(raw_calls).__name__}, not a list")
     calls = [_tool_call(call, max_arguments_chars, secrets) for call in raw_calls]
+    unique_calls(calls, noun="tool call", id_label="id")
     text, thought = message.get("content"), message.get("reasoning_content")
     for field, value in (("content", text), ("reasoning_content", thought)):
         if value is not None and not isinstance(value, str):
             raise TypeError(f"{field} is a {type(value).__name__}, not a string")
     text = None if text is None else redact(text, secrets, limit=None)
     thought = None if thought is None else redact(thought, secrets, limit=None)
+    if calls and require_reasoning and thought == "":
+        raise ProviderResponseError(
+            f"{name} calls tools in thinking mode with an empty reasoning_content; DeepSeek "
+            "refuses the next request unless it is sent back, and there is nothing to send.",
+            hint="No tool ran for this turn; run again, or turn thinking off with "
+            "reasoning_effort='none'.",
+        )
     if calls:
         extras = {"content": text if text and text.strip() else None, "reasoning_content": thought}
         kept = {key: value for key, value in extras.items() if value is not None}
@@ -515,6 +590,24 @@ def _to_turn(
         f"{name} holds no tool call and no text.",
         hint="The model produced nothing the runtime can act on; run again.",
     )
+
+
+def _only_choice(name: str, choices: object) -> Mapping[str, Any]:
+    """The one choice of a reply; the adapter never asks for more (``n`` is not sent), so a
+    reply with several is refused rather than read by position."""
+    if not isinstance(choices, list) or not choices:
+        raise ProviderResponseError(f"{name} holds no choice.", hint=_SHAPE_HINT)
+    if len(choices) > 1:
+        raise ProviderResponseError(
+            f"{name} holds {len(choices)} choices; the adapter asks for one and cannot tell "
+            "which the runtime should act on.",
+            hint="Check that nothing between the adapter and the server adds n= to the "
+            "request (a proxy, a server default); the turn was rejected.",
+        )
+    choice = choices[0]
+    if not isinstance(choice, Mapping):
+        raise TypeError(f"a choice is a {type(choice).__name__}, not an object")
+    return choice
 
 
 def _tool_call(call: Any, max_arguments_chars: int, secrets: tuple[str, ...]) -> ToolCall:

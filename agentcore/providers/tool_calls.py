@@ -18,7 +18,7 @@ from typing import Any
 
 from agentcore.protocol import ToolCall
 from agentcore.providers.errors import ProviderResponseError
-from agentcore.providers.http import PREVIEW_CHARS, redact
+from agentcore.providers.http import PREVIEW_CHARS, redact, redact_json
 
 MAX_ARGUMENTS_CHARS = 32_768
 """The adapter's limit on one call's ``arguments`` string (characters).
@@ -44,20 +44,24 @@ def checked_tool_call(
     Inputs: the call's id, name and ``arguments`` text as the reply holds them; the longest
     ``arguments`` accepted; the ``secrets`` no message may show; and the wire format's words
     for the call, its id field and its name field (Responses: ``function_call``, ``call_id``,
-    ``name``; Chat Completions: ``tool call``, ``id``, ``function name``). Raises
-    :class:`ProviderResponseError` for an empty name or id, arguments that are not a string,
-    and whatever :func:`parse_arguments` refuses.
+    ``name``; Chat Completions: ``tool call``, ``id``, ``function name``). Output: the call
+    with every secret removed from its id, its name and every key and string of its arguments
+    (:func:`~agentcore.providers.http.redact`, before anything is stored, so a key the model
+    echoed reaches no handler, transcript, trace or error). Raises
+    :class:`ProviderResponseError` for an id or a name that is not a non-empty string (naming
+    the type it has), arguments that are not a string, and whatever :func:`parse_arguments`
+    refuses.
     """
     shown_id = redact(repr(call_id), secrets, limit=60)
     if not isinstance(name, str) or not name.strip():
         raise ProviderResponseError(
-            f"A {noun} ({id_label} {shown_id}) has an empty {name_label}.",
+            f"A {noun} ({id_label} {shown_id}) has {_what(name, name_label, secrets)}.",
             hint="The runtime cannot know which tool to run; the turn was rejected.",
         )
     shown_name = redact(repr(name), secrets, limit=60)
     if not isinstance(call_id, str) or not call_id.strip():
         raise ProviderResponseError(
-            f"The {noun} to {shown_name} has an empty {id_label}.",
+            f"The {noun} to {shown_name} has {_what(call_id, id_label, secrets)}.",
             hint="Its output could not be paired with it; the turn was rejected.",
         )
     if not isinstance(arguments, str):
@@ -66,7 +70,42 @@ def checked_tool_call(
             f"{type(arguments).__name__}, not a JSON string.",
             hint=_ARGUMENTS_HINT,
         )
-    return ToolCall(call_id, name, parse_arguments(name, arguments, limit, secrets))
+    parsed = parse_arguments(name, arguments, limit, secrets)
+    return ToolCall(
+        redact(call_id, secrets, limit=None),
+        redact(name, secrets, limit=None),
+        redact_json(parsed, secrets),
+    )
+
+
+def unique_calls(calls: list[ToolCall], *, noun: str, id_label: str) -> tuple[ToolCall, ...]:
+    """The calls of one reply, refused when two share an id (both adapters).
+
+    A repeated id cannot pair each call with its own observation (chapter 4.1: ``call_id``
+    is unique in a run). Raises :class:`ProviderResponseError` naming the id, so that the
+    adapter attaches the reply to ``rejected`` and the runtime records it; the ids are
+    already redacted.
+    """
+    seen: set[str] = set()
+    for call in calls:
+        if call.call_id in seen:
+            raise ProviderResponseError(
+                f"Two {noun}s of the reply share the {id_label} {call.call_id!r}.",
+                hint="Their observations could not be told apart; the turn was rejected, "
+                "run again.",
+            )
+        seen.add(call.call_id)
+    return tuple(calls)
+
+
+def _what(value: object, label: str, secrets: tuple[str, ...]) -> str:
+    """What is wrong with an id or a name that is not a non-empty string: ``an empty id`` for
+    a blank or missing one, else its JSON type (an integer id is not an empty id)."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return f"an empty {label}"
+    kinds = {bool: "a boolean", int: "an integer", float: "a number", list: "an array"}
+    kind = kinds.get(type(value), "an object" if isinstance(value, dict) else "a non-string")
+    return f"{kind} {label} ({redact(json.dumps(value), secrets, limit=60)}), not a string"
 
 
 _ARGUMENTS_HINT = "No tool ran for this turn; run again, or simplify the tool's arguments."
