@@ -122,7 +122,8 @@ def release_notebook(solution: Any) -> Any:
 
     Input: a solution notebook (nbformat node; not modified). Output: a new notebook whose
     solution regions hold ``CODE_STUB``, without hidden tests, mark schemes, outputs or the
-    cells' ``wrong_answers``, with grade cells locked and nbgrader checksums computed. Raises
+    cells' ``wrong_answers`` and ``valid_answers``, with grade cells locked and nbgrader
+    checksums computed. Raises
     nbgrader's errors for a solution region outside a solution cell, a hidden test outside a
     grade cell, or invalid nbgrader metadata.
     """
@@ -138,8 +139,9 @@ def release_notebook(solution: Any) -> Any:
         CheckCellMetadata(),
     ):
         notebook, resources = preprocessor.preprocess(notebook, resources)
-    for cell in notebook.cells:  # the written-down mistakes are for the tests, not the learner
+    for cell in notebook.cells:  # the written-down answers are for the tests, not the learner
         cell.metadata.get("agentcore", {}).pop("wrong_answers", None)
+        cell.metadata.get("agentcore", {}).pop("valid_answers", None)
     return notebook
 
 

@@ -1,10 +1,11 @@
-"""A teacher can release and autograde a lesson with nbgrader (its command line, as in README).
+"""A teacher can release and autograde a lesson with nbgrader, and the grades hold.
 
 One lesson (03, two exercises, one point each) goes through ``nbgrader generate_assignment``
-and ``nbgrader autograde`` in a temporary course folder, for three students: one submits the
-solutions, one a written-down wrong answer for the first exercise, one the untouched learner
-notebook. The points come from the hidden tests of the check cells, which the released
-notebook does not contain.
+and ``nbgrader autograde`` in a temporary course folder, configured as README says (the
+``GradeInFreshInterpreter`` preprocessor after ``Execute``). Students submit the solutions, a
+half-right notebook, and rigging attempts (one in each answer cell): each must score zero.
+The points come from hidden tests that judge each answer in a fresh interpreter; the released
+notebook does not contain them.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import sys
 from pathlib import Path
 
 import nbformat
+import pytest
 
 from scripts.lessons import CODE_STUB, ROOT
 
@@ -34,68 +36,181 @@ def nbgrader(course: Path, *args: str) -> None:
         env={**os.environ, "PATH": path},
         capture_output=True,
         text=True,
-        timeout=300,
+        timeout=900,
     )
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
 
 
-def submit(course: Path, student: str, answers: dict[str, str]) -> None:
-    """Copy the released notebook, with the answer cells named in ``answers`` replaced."""
+def course_with_lesson(tmp_path: Path, students: list[str]) -> Path:
+    course = tmp_path / "course"
+    (course / "source" / "lesson03").mkdir(parents=True)
+    shutil.copyfile(LESSON, course / "source" / "lesson03" / LESSON.name)
+    (course / "nbgrader_config.py").write_text(
+        "from agentcore.course.judges.grade import autograde_preprocessors\n"
+        "c = get_config()\n"
+        f"c.CourseDirectory.root = {str(course)!r}\n"
+        f"c.CourseDirectory.db_url = 'sqlite:///{course / 'gradebook.db'}'\n"
+        f"c.ClearSolutions.code_stub = {{'python': {CODE_STUB!r}}}\n"
+        "c.Autograde.autograde_preprocessors = autograde_preprocessors()\n"
+        "c.Exchange.assignment_dir = '.'\n",
+        encoding="utf-8",
+    )
+    nbgrader(course, "db", "assignment", "add", "lesson03")
+    for student in students:
+        nbgrader(course, "db", "student", "add", student)
+    nbgrader(course, "generate_assignment", "lesson03", "--force")
+    return course
+
+
+def solutions() -> dict[str, nbformat.NotebookNode]:
+    source = nbformat.read(LESSON, as_version=4)
+    return {
+        cell.metadata["nbgrader"]["grade_id"]: cell
+        for cell in source.cells
+        if cell.metadata.get("nbgrader", {}).get("solution")
+    }
+
+
+def submit(
+    course: Path, student: str, answers: dict[str, str], before_first: str | None = None
+) -> None:
+    """Copy the released notebook, with the answer cells named in ``answers`` replaced (and,
+    with ``before_first``, a cell of the student's own inserted before the first answer)."""
     released = nbformat.read(course / "release" / "lesson03" / LESSON.name, as_version=4)
-    for cell in released.cells:
+    first = None
+    for index, cell in enumerate(released.cells):
         grade_id = cell.metadata.get("nbgrader", {}).get("grade_id")
         if grade_id in answers:
             cell.source = answers[grade_id]
+            first = index if first is None else first
+    if before_first is not None:
+        assert first is not None
+        released.cells.insert(first, nbformat.v4.new_code_cell(before_first))
     target = course / "submitted" / student / "lesson03" / LESSON.name
     target.parent.mkdir(parents=True)
     nbformat.write(released, target)
 
 
-def test_nbgrader_autograde_scores_solution_wrong_answer_and_placeholder(tmp_path: Path) -> None:
-    course = tmp_path / "course"
-    (course / "source" / "lesson03").mkdir(parents=True)
-    shutil.copyfile(LESSON, course / "source" / "lesson03" / LESSON.name)
-    (course / "nbgrader_config.py").write_text(
-        "c = get_config()\n"
-        f"c.CourseDirectory.root = {str(course)!r}\n"
-        f"c.CourseDirectory.db_url = 'sqlite:///{course / 'gradebook.db'}'\n"
-        f"c.ClearSolutions.code_stub = {{'python': {CODE_STUB!r}}}\n"
-        "c.Exchange.assignment_dir = '.'\n",
-        encoding="utf-8",
-    )
-    nbgrader(course, "db", "assignment", "add", "lesson03")
-    for student in ("solved", "wrong", "untouched"):
-        nbgrader(course, "db", "student", "add", student)
-    nbgrader(course, "generate_assignment", "lesson03", "--force")
-
-    source = nbformat.read(LESSON, as_version=4)
-    solutions = {
-        cell.metadata["nbgrader"]["grade_id"]: cell
-        for cell in source.cells
-        if cell.metadata.get("nbgrader", {}).get("solution")
-    }
-    assert len(solutions) == 2
-    first, second = list(solutions)
-    wrong = solutions[first].metadata["agentcore"]["wrong_answers"][0]
-    submit(course, "solved", {gid: cell.source for gid, cell in solutions.items()})
-    submit(
-        course,
-        "wrong",
-        {
-            first: REGION.sub(lambda _: wrong + "\n", solutions[first].source),
-            second: solutions[second].source,
-        },
-    )
-    submit(course, "untouched", {})
-    nbgrader(course, "autograde", "lesson03")
-
+def scores(course: Path, students: list[str]) -> tuple[dict[str, float], float]:
     from nbgrader.api import Gradebook
 
     with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gradebook:
-        scores = {
+        found = {
             student: gradebook.find_submission_notebook("03-errors", "lesson03", student).score
-            for student in ("solved", "wrong", "untouched")
+            for student in students
         }
         maximum = gradebook.find_notebook("03-errors", "lesson03").max_score
+    return found, maximum
+
+
+ALWAYS_EQUAL = """
+class Anything(list):
+    def __eq__(self, other):
+        return True
+    def __ne__(self, other):
+        return False
+    def __len__(self):
+        return 0
+    def __iter__(self):
+        return iter(())
+"""
+
+OWN_CELL = """
+from agentcore import ModelTurn, ToolCall
+my_script = [
+    ModelTurn(tool_calls=[ToolCall("call-weather", "get_teaching_weather", {"city": "Tokyo"})]),
+    ModelTurn(
+        tool_calls=[ToolCall("call-convert", "celsius_to_fahrenheit", {"temperature_c": "x"})]
+    ),
+]
+"""
+"""A right answer in a cell of the student's own, with the answer cell left as it was."""
+
+EDITS = """
+import glob, os, shutil, sqlite3
+for db in glob.glob("../../../*.db"):
+    with sqlite3.connect(db) as connection:
+        connection.execute(
+            "UPDATE grade SET auto_score = 1 WHERE notebook_id IN (SELECT sn.id FROM "
+            "submitted_notebook sn JOIN submitted_assignment sa ON sn.assignment_id = sa.id "
+            "WHERE sa.student_id = 'edits_gradebook_and_files')"
+        )
+for source in glob.glob("../../../source/*/*.ipynb"):
+    shutil.copyfile(source, os.path.basename(source))
+get_ipython().showtraceback = lambda *args, **kwargs: None
+"""
+"""This student's own grades set in the gradebook, the notebook being graded replaced by the
+teacher's, and tracebacks hidden from the kernel's output."""
+
+PATCHES = """
+from agentcore.course import checks
+from agentcore.course.judges import core
+for name, spec in list(core.EXERCISES.items()):
+    core.EXERCISES[name] = core.Exercise(spec.names, lambda ns: (True, "script_right", {}))
+checks.verdict = core.verdict = lambda *args, **kwargs: (True, "✔ Right")
+core.same = lambda left, right: True
+my_script = None
+def unanswered_calls(messages):
+    return None
+"""
+"""Every judge replaced by one that says yes, in the checks module and its registry."""
+
+RIGS: dict[str, tuple[str, str | None]] = {
+    # the judge rebound: the old hidden tests trusted this name
+    "rebinds_accepted": ("accepted = lambda *args, **kwargs: True\n", None),
+    # the registry patched: every exercise's judge says yes
+    "patches_registry": (PATCHES, None),
+    # always-equal objects
+    "always_equal": (
+        ALWAYS_EQUAL + "my_script = Anything()\n"
+        "def unanswered_calls(messages):\n"
+        "    return Anything()\n",
+        None,
+    ),
+    # a fake verdict printed
+    "prints_a_tick": (
+        "print('✔ Right: the lookup ran once, then turn 2 was refused before its handler ran.')\n",
+        None,
+    ),
+    # the forget line deleted; the answer lives in a cell of the student's own, not the answer cell
+    "deletes_forget": ("...  # YOUR CODE HERE\n", OWN_CELL),
+    # the gradebook (this student's grades) and the notebook being graded edited from an
+    # answer cell, tracebacks hidden from the kernel's output
+    "edits_gradebook_and_files": (EDITS, None),
+}
+
+
+PAIRS = {
+    "rebinds_and_prints": ("rebinds_accepted", "prints_a_tick"),
+    "patches_and_equals": ("patches_registry", "always_equal"),
+    "forgets_and_edits": ("deletes_forget", "edits_gradebook_and_files"),
+}
+"""Each student tries one rig in each of the two answer cells: every cell must score zero."""
+
+
+@pytest.mark.slow
+def test_rigging_attempts_score_zero_beside_full_and_partial_points(tmp_path: Path) -> None:
+    students = ["solved", "half", *PAIRS]
+    course = course_with_lesson(tmp_path, students)
+    answers = solutions()
+    first, second = list(answers)
+    wrong = answers[second].metadata["agentcore"]["wrong_answers"][0]
+    wrong = wrong["code"] if isinstance(wrong, dict) else wrong
+    submit(course, "solved", {gid: cell.source for gid, cell in answers.items()})
+    submit(
+        course,
+        "half",
+        {
+            first: answers[first].source,
+            second: REGION.sub(lambda _: wrong + "\n", answers[second].source),
+        },
+    )
+    for student, (rig_one, rig_two) in PAIRS.items():
+        (source_one, own_one), (source_two, _) = RIGS[rig_one], RIGS[rig_two]
+        source_one = source_one.replace("edits_gradebook_and_files", student)
+        source_two = source_two.replace("edits_gradebook_and_files", student)
+        submit(course, student, {first: source_one, second: source_two}, before_first=own_one)
+    nbgrader(course, "autograde", "lesson03")
+    found, maximum = scores(course, students)
     assert maximum == 2
-    assert scores == {"solved": 2, "wrong": 1, "untouched": 0}
+    assert found == {"solved": 2, "half": 1, **{student: 0 for student in PAIRS}}

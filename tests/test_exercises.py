@@ -3,7 +3,8 @@
 For each solution notebook, one kernel runs the lesson top to bottom; then, for every exercise,
 the answer cell is run again with each wrong answer of ``metadata.agentcore.wrong_answers`` in
 place of its solution region, followed by the check cell: the check must print exactly one
-line, starting with ``✘``. The solution is then run again and must give ``✔``. The last variant
+line, starting with ``✘``; each of ``metadata.agentcore.valid_answers`` (correct answers in
+other styles) must give ``✔``. The solution is then run again and must give ``✔``. The last variant
 is the issue's "Run All" case: after the solution ran, the answer is edited into one that
 raises; the check must not accept the stale answer. The checks' own logic
 (``agentcore.course.checks``) is also tested without a kernel.
@@ -26,6 +27,35 @@ from scripts.lessons import NOTEBOOKS as ROOT_NOTEBOOKS
 SOLUTIONS = [path for language in LANGUAGES for path in solutions(language)]
 REGION = re.compile(r"### BEGIN SOLUTION\n.*?### END SOLUTION\n?", re.S)
 RAISES = 'raise RuntimeError("an edited answer that raises")'
+
+
+PROBED = {
+    "workflow_or_agent",
+    "both_cities",
+    "predict_lengths",
+    "to_celsius_tool",
+    "predictions",
+    "two_calls",
+    "reminder_twice",
+    "max_steps_one",
+    "never_stops",
+    "break_second_turn",
+    "unanswered_calls",
+    "check_paris_weather",
+    "compare_cities",
+    "unpaired_outputs",
+}
+"""Exercises whose kinds of mistake are written down (issue 18): at least 6 wrong answers, each
+``{"code": ..., "mistake": ...}``, and at least 2 valid answers in other styles. The others keep
+the earlier bar of 3 wrong answers until they are done."""
+
+
+def code_of(entry: Any) -> str:
+    """A written-down wrong answer's code: ``{"code": ..., "mistake": ...}`` or a plain string."""
+    if isinstance(entry, dict):
+        assert entry.get("mistake"), f"name the mistake of {entry['code']!r}"
+        return str(entry["code"])
+    return str(entry)
 
 
 def lesson_id(path: Path) -> str:
@@ -90,11 +120,18 @@ def test_every_check_refuses_wrong_answers_and_accepts_the_solution(path: Path) 
         for answer_index, check_index in pairs:
             solution = notebook.cells[answer_index]
             name = solution.metadata["agentcore"]["exercise"]
-            wrong = solution.metadata["agentcore"]["wrong_answers"]
-            assert len(wrong) >= 3, f"{name}: write at least three wrong answers"
+            wrong = [code_of(w) for w in solution.metadata["agentcore"]["wrong_answers"]]
+            valid = solution.metadata["agentcore"].get("valid_answers", [])
+            least_wrong, least_valid = (6, 2) if name in PROBED else (3, 0)
+            assert len(wrong) >= least_wrong, f"{name}: write at least {least_wrong} wrong answers"
+            assert len(valid) >= least_valid, f"{name}: write at least {least_valid} valid answers"
             variants = [
                 (f"wrong answer {n + 1}", with_answer(solution.source, w), "✘")
                 for n, w in enumerate(wrong)
+            ]
+            variants += [
+                (f"valid answer {n + 1}", with_answer(solution.source, v), "✔")
+                for n, v in enumerate(valid)
             ]
             variants += [
                 ("placeholder", with_answer(solution.source, "...  # YOUR CODE HERE"), "✘"),

@@ -33,7 +33,9 @@ def test_check_and_accepted_follow_set_language(capsys: pytest.CaptureFixture[st
 
 
 def test_check_prints_in_the_language_set(monkeypatch: pytest.MonkeyPatch, capsys: Any) -> None:
-    monkeypatch.setattr(checks, "_namespace", lambda namespace: {})
+    from agentcore.course.judges import core
+
+    monkeypatch.setattr(core, "namespace_of", lambda namespace: {})
     checks.check("workflow_or_agent")
     assert capsys.readouterr().out.startswith("✘ 还不对")
     assert checks.accepted("workflow_or_agent") is False

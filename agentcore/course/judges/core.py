@@ -1,0 +1,483 @@
+"""The shared core of the self-checks: answer cells, the guard around learner code, verdicts.
+
+An exercise is two cells. The answer cell starts with ``forget("name", ...)``: it deletes the
+names the answer defines, so a check never reads an answer left over from an earlier run, and
+it notes whether the rest of that cell raised. The check cell calls ``check("exercise")``,
+which prints exactly one verdict line in the lesson's language:
+
+* ``✔ ...`` the answer is accepted;
+* ``✘ ...`` not attempted yet, the answer cell raised (its error type is named), a
+  prerequisite cell was not run (named), the learner's code raised or ran past the time limit,
+  or a hint.
+
+A verdict never prints the expected answer. A self-check runs in the learner's own kernel: it
+resists accidents (stale names, mutated inputs, odd shapes, any ``BaseException``, an endless
+loop) but is an oracle by design and keeps no secret; grades come from the hidden tests, which
+judge the answer in a fresh interpreter (:mod:`agentcore.course.judges.grade`).
+
+The lesson modules (``lesson00`` ... ``lesson06_appendix``) each hold their exercises'
+judges and register them in :data:`EXERCISES` with :func:`exercise`.
+"""
+
+from __future__ import annotations
+
+import re
+import signal
+import sys
+import threading
+import time
+from collections.abc import Callable, Mapping, MutableMapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import FrameType
+from typing import Any, TypeVar
+
+from agentcore.course.text import check_language, phrase, resolve_language
+
+Namespace = MutableMapping[str, Any]
+T = TypeVar("T")
+Judgement = tuple[bool, str, dict[str, Any]]
+"""(accepted, message key, values for the message's placeholders)."""
+
+TIME_LIMIT_SECONDS = 10.0
+"""How long one verdict may run the learner's code: far above what any solution needs (well
+under a second), short enough that an endless loop ends with a ✘ instead of a hung kernel."""
+
+
+def text(key: str, language: str, **values: Any) -> str:
+    """The message ``check.<key>`` in ``language``, with ``values`` filled in.
+
+    Raises ``KeyError`` for an unknown key and ``ValueError`` for an unknown language.
+    """
+    return phrase("check." + key, check_language(language), **values)
+
+
+# ----------------------------------------------------------------------------- the registry
+
+
+@dataclass(frozen=True)
+class Exercise:
+    """One exercise: the names its answer cell defines, the judge, and its prerequisites.
+
+    ``needs`` maps a name an earlier cell of the lesson defines (``calls``, ``outbox``...) to
+    the message key that says which cell that is; a verdict names the cell when it is missing.
+    """
+
+    names: tuple[str, ...]
+    judge: Callable[[Namespace], Judgement]
+    needs: Mapping[str, str] = field(default_factory=dict)
+
+
+GRADE_KEYS: dict[str, Any] = {}
+"""The graded key of an exercise whose answer is a fixed key (lesson 00's jobs), by exercise:
+set only in the grading interpreter, from the teacher's hidden test."""
+
+EXERCISES: dict[str, Exercise] = {}
+"""Every exercise of the lessons, by the name its check cell uses; filled by the lesson
+modules."""
+
+
+def exercise(
+    name: str, names: tuple[str, ...], needs: Mapping[str, str] | None = None
+) -> Callable[[Callable[[Namespace], Judgement]], Callable[[Namespace], Judgement]]:
+    """Decorator: register ``judge`` as exercise ``name`` whose answer defines ``names``."""
+
+    def register(judge: Callable[[Namespace], Judgement]) -> Callable[[Namespace], Judgement]:
+        EXERCISES[name] = Exercise(names, judge, dict(needs or {}))
+        return judge
+
+    return register
+
+
+# ----------------------------------------------------------------------------- answer cells
+
+
+@dataclass
+class _Watch:
+    """Which names the current cell's ``forget`` cleared, and what each answer cell raised."""
+
+    pending: tuple[str, ...] = ()
+    errors: dict[str, str] = field(default_factory=dict)
+    hooked: bool = False
+
+
+_WATCH = _Watch()
+
+
+def _ipython() -> Any:
+    try:
+        from IPython import get_ipython
+    except ImportError:  # outside IPython there is no cell to watch
+        return None
+    return get_ipython()
+
+
+def namespace_of(namespace: Namespace | None) -> Namespace:
+    """``namespace``, or the running notebook's; ``RuntimeError`` outside IPython without one."""
+    if namespace is not None:
+        return namespace
+    shell = _ipython()
+    if shell is None:
+        raise RuntimeError("outside IPython, pass the namespace that holds the answer")
+    return shell.user_ns  # type: ignore[no-any-return]
+
+
+def note_cell_result(names: tuple[str, ...], error: BaseException | None) -> None:
+    """Record whether the answer cell that defines ``names`` raised (``error``) or not."""
+    for name in names:
+        if error is None:
+            _WATCH.errors.pop(name, None)
+        else:
+            _WATCH.errors[name] = type(error).__name__
+
+
+def _after_cell(result: Any) -> None:
+    """IPython ``post_run_cell`` hook: record whether the answer cell that just ran raised."""
+    if not _WATCH.pending:
+        return
+    note_cell_result(_WATCH.pending, result.error_in_exec or result.error_before_exec)
+    _WATCH.pending = ()
+
+
+FORGET_CALL = re.compile(r"^forget\(([^)]*)\)", re.M)
+"""An answer cell's first statement, as written in the lessons: ``forget("name", ...)``."""
+
+
+def forgotten_names(source: str) -> tuple[str, ...]:
+    """The names an answer cell's ``forget(...)`` line clears; ``()`` without one."""
+    match = FORGET_CALL.search(source or "")
+    return () if match is None else tuple(re.findall(r"[\"'](\w+)[\"']", match.group(1)))
+
+
+def _before_cell(info: Any) -> None:
+    """IPython ``pre_run_cell`` hook: clear an answer cell's names even if it cannot run.
+
+    A cell with a syntax error never reaches its ``forget`` call; clearing the names here
+    still keeps its check from reading the answer of an earlier run.
+    """
+    names = forgotten_names(getattr(info, "raw_cell", "") or "")
+    shell = _ipython()
+    if shell is not None and names:
+        for name in names:
+            shell.user_ns.pop(name, None)
+        _WATCH.pending = names
+
+
+def watch_answer_cells() -> None:
+    """Register the hooks that clear answer cells' names and note what each cell raised.
+
+    Called when this module is imported in IPython (a lesson's import cell), and by
+    ``forget``; registering twice is a no-op.
+    """
+    shell = _ipython()
+    if shell is None or _WATCH.hooked:
+        return
+    shell.events.register("pre_run_cell", _before_cell)
+    shell.events.register("post_run_cell", _after_cell)
+    _WATCH.hooked = True
+
+
+def forget(*names: str, namespace: Namespace | None = None) -> None:
+    """Delete ``names`` from the notebook's namespace; call it first in an answer cell.
+
+    A check then never reads an answer left over from an earlier run: if the rest of the
+    cell raises (or the cell does not even parse), the names stay undefined and the check says
+    which error the cell raised. Inputs: the names the answer defines. Raises
+    ``RuntimeError`` outside IPython without a ``namespace``.
+    """
+    space = namespace_of(namespace)
+    for name in names:
+        space.pop(name, None)
+    if namespace is None and _ipython() is not None:
+        watch_answer_cells()
+        _WATCH.pending = tuple(names)
+
+
+# ----------------------------------------------------------------------------- the guard
+
+
+class AnswerRaised(Exception):
+    """The learner's code raised while a judge used it: ``name`` is the answer's name."""
+
+    def __init__(self, name: str, error: BaseException) -> None:
+        super().__init__(name)
+        self.name, self.error = name, error
+
+
+class FixtureFailed(Exception):
+    """The check's own fixture failed (not the learner's answer): ``reason`` is a message key."""
+
+    def __init__(self, reason: str, **values: Any) -> None:
+        super().__init__(reason)
+        self.reason, self.values = reason, values
+
+
+class TimeLimitExceeded(BaseException):
+    """The learner's code ran past :data:`TIME_LIMIT_SECONDS`.
+
+    A ``BaseException``, so a learner's ``except Exception`` does not swallow it; the guard
+    raises it again at every later line of learner code, so ``except BaseException`` cannot
+    either.
+    """
+
+
+_PACKAGE_DIR = str(Path(__file__).resolve().parents[2])
+_LIBRARY_PREFIXES = tuple({sys.prefix, sys.base_prefix, sys.exec_prefix, _PACKAGE_DIR})
+
+
+def _is_learner_code(frame: FrameType) -> bool:
+    """Code of a notebook cell or the learner's own file: not the library's, not Python's."""
+    return not frame.f_code.co_filename.startswith(_LIBRARY_PREFIXES)
+
+
+class Budget:
+    """A deadline enforced in learner code by ``sys.settrace`` and, where it exists, SIGALRM.
+
+    Why both: ``sys.settrace`` works everywhere CPython runs, including the browser edition
+    (Pyodide has no threads with signals and no subprocess), and stops a pure-Python endless
+    loop at its next line. ``signal.setitimer`` also stops a loop stuck in one C call
+    (``time.sleep``), but only in the main thread of a process that has it, so it is added
+    there and the trace is the fallback. Only learner frames get line tracing, so the
+    runtime's own code runs at nearly full speed.
+    """
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.deadline = 0.0
+        self.expired = False
+
+    def _over(self) -> bool:
+        if not self.expired and time.monotonic() > self.deadline:
+            self.expired = True
+        return self.expired
+
+    def _line(self, frame: FrameType, event: str, arg: Any) -> Any:
+        if self._over():
+            raise TimeLimitExceeded(self.seconds)
+        return self._line
+
+    def _call(self, frame: FrameType, event: str, arg: Any) -> Any:
+        if not _is_learner_code(frame):
+            return None
+        if self._over():
+            raise TimeLimitExceeded(self.seconds)
+        return self._line
+
+    def _alarm(self, signum: int, frame: FrameType | None) -> None:
+        self.expired = True
+        raise TimeLimitExceeded(self.seconds)
+
+    def run(self, work: Callable[[], T]) -> T:
+        """Run ``work`` under the deadline; restore any earlier tracer and alarm handler."""
+        self.deadline = time.monotonic() + self.seconds
+        previous_trace = sys.gettrace()
+        use_alarm = (
+            sys.platform != "emscripten"
+            and hasattr(signal, "setitimer")
+            and threading.current_thread() is threading.main_thread()
+        )
+        previous_handler: Any = None
+        if use_alarm:
+            previous_handler = signal.signal(signal.SIGALRM, self._alarm)
+            signal.setitimer(signal.ITIMER_REAL, self.seconds)
+        sys.settrace(self._call)
+        try:
+            return work()
+        finally:
+            sys.settrace(previous_trace)
+            if use_alarm:
+                signal.setitimer(signal.ITIMER_REAL, 0)
+                signal.signal(signal.SIGALRM, previous_handler)
+
+
+def call(name: str, function: Any, *args: Any) -> Any:
+    """``function(*args)``; any ``BaseException`` it raises becomes ``AnswerRaised(name, ...)``.
+
+    ``TimeLimitExceeded`` passes through, so the verdict can say the code ran too long.
+    """
+    try:
+        return function(*args)
+    except TimeLimitExceeded:
+        raise
+    except BaseException as error:  # SystemExit, KeyboardInterrupt... from learner code: a ✘
+        raise AnswerRaised(name, error) from error
+
+
+def kind(value: Any) -> str:
+    """The type name of ``value``, for a hint that names the wrong form."""
+    return type(value).__name__
+
+
+def error_name(error: BaseException) -> str:
+    """The type name of ``error``."""
+    return type(error).__name__
+
+
+# ----------------------------------------------------------------------------- plain data
+
+
+class NotPlain(Exception):
+    """A learner value is not plain data (str, int, float, bool, None, list, tuple, dict)."""
+
+    def __init__(self, value: Any) -> None:
+        super().__init__(kind(value))
+        self.kind = kind(value)
+
+
+def plain(value: Any) -> Any:
+    """A copy of ``value`` built only of exact built-in types, read through their C slots.
+
+    A learner's subclass cannot take part in a comparison this way: its ``__eq__``,
+    ``__iter__`` or ``items`` are never called. Tuples become tuples, lists lists, dicts dicts
+    (their items read with ``dict.items``). Raises :class:`NotPlain` for anything else.
+    """
+    if value is None or type(value) is bool:
+        return value
+    if isinstance(value, bool):  # pragma: no cover - bool cannot be subclassed
+        return bool(value)
+    if isinstance(value, str):
+        return str.__str__(value)
+    if isinstance(value, int):
+        return int.__int__(value)
+    if isinstance(value, float):
+        return float.__float__(value)
+    if isinstance(value, tuple):
+        return tuple(plain(item) for item in tuple.__getitem__(value, slice(None)))
+    if isinstance(value, list):
+        return [plain(item) for item in list.copy(value)]
+    if isinstance(value, dict):
+        return {plain(key): plain(item) for key, item in dict.items(value)}
+    raise NotPlain(value)
+
+
+def same(left: Any, right: Any) -> bool:
+    """Equal plain data with equal types all the way down (``1`` is not ``True`` or ``1.0``)."""
+    if type(left) is not type(right):
+        return False
+    if isinstance(left, (list, tuple)):
+        return len(left) == len(right) and all(map(same, left, right))
+    if isinstance(left, dict):
+        return left.keys() == right.keys() and all(same(left[k], right[k]) for k in left)
+    return bool(left == right)
+
+
+# ----------------------------------------------------------------------------- verdicts
+
+_NESTED: dict[str, tuple[str, str]] = {
+    "job_key": ("question", "job_"),
+    "hint_key": ("hint", ""),
+    "case_key": ("case", ""),
+    "model_key": ("model", ""),
+    "what_key": ("what", ""),
+    "cell_key": ("cell", "cell_"),
+}
+"""A value that names another message: (the placeholder it fills, the key's prefix)."""
+
+
+def _message(key: str, language: str, values: dict[str, Any]) -> str:
+    filled = dict(values)
+    for nested, (slot, prefix) in _NESTED.items():
+        if nested in filled:
+            filled[slot] = text(prefix + str(filled.pop(nested)), language)
+    if "moment" in filled:
+        moment = filled.pop("moment")
+        filled["when"] = (
+            text("before_any_step", language)
+            if moment == 0
+            else text("after_step", language, step=moment)
+        )
+    return text(key, language, **filled)
+
+
+def judge_namespace(spec: Exercise, ns: Namespace) -> Judgement:
+    """Judge the answer in ``ns`` (no answer-cell bookkeeping): one judgement, never raises.
+
+    Runs the judge under the time limit; turns what the learner's code raised into a ✘
+    judgement naming the error, and a fixture that ran out into a judgement saying so.
+    """
+    missing_needs = [name for name in spec.needs if name not in ns]
+    if missing_needs:
+        return (
+            False,
+            "prerequisite_missing",
+            {
+                "names": ", ".join(missing_needs),
+                "cell_key": spec.needs[missing_needs[0]],
+            },
+        )
+    budget = Budget(TIME_LIMIT_SECONDS)
+    try:
+        judgement = budget.run(lambda: spec.judge(ns))
+    except TimeLimitExceeded:
+        return False, "time_limit", {"seconds": int(TIME_LIMIT_SECONDS)}
+    except AnswerRaised as failure:
+        if isinstance(failure.error, TimeLimitExceeded) or budget.expired:
+            return False, "time_limit", {"seconds": int(TIME_LIMIT_SECONDS)}
+        return (
+            False,
+            "answer_raised",
+            {
+                "name": failure.name,
+                "error": error_name(failure.error),
+            },
+        )
+    except FixtureFailed as failure:
+        return False, failure.reason, failure.values
+    except NotPlain as failure:
+        return False, "not_plain", {"names": ", ".join(spec.names), "kind": failure.kind}
+    except BaseException as error:  # the answer broke the judge: still one ✘ line
+        if budget.expired:
+            return False, "time_limit", {"seconds": int(TIME_LIMIT_SECONDS)}
+        return False, "answer_raised", {"name": ", ".join(spec.names), "error": error_name(error)}
+    if budget.expired:
+        return False, "time_limit", {"seconds": int(TIME_LIMIT_SECONDS)}
+    return judgement
+
+
+def verdict(
+    exercise: str, language: str | None = None, namespace: Namespace | None = None
+) -> tuple[bool, str]:
+    """Judge an exercise: ``(accepted, the one verdict line)``.
+
+    Inputs: the exercise's name (a key of ``EXERCISES``), the lesson's language (default:
+    :func:`agentcore.course.text.current_language`, what ``set_language`` chose), and the
+    namespace holding the answer (default: the running notebook's). Never raises for a wrong
+    or broken answer; raises ``KeyError`` for an unknown exercise and ``ValueError`` for an
+    unknown language.
+    """
+    language = resolve_language(language)
+    spec = EXERCISES[exercise]
+    ns = namespace_of(namespace)
+    raised = [_WATCH.errors[name] for name in spec.names if name in _WATCH.errors]
+    missing = [name for name in spec.names if name not in ns]
+    if raised:
+        # Even when the names were defined before the error: the cell did not run whole.
+        ok, key, values = False, "answer_cell_raised", {"error": raised[0]}
+    elif missing:
+        ok, key, values = False, "not_attempted", {"names": ", ".join(missing)}
+    else:
+        ok, key, values = judge_namespace(spec, ns)
+    return ok, verdict_line(ok, key, language, values)
+
+
+def verdict_line(ok: bool, key: str, language: str, values: dict[str, Any]) -> str:
+    """The one verdict line: ``✔``/``✘`` prefix and the message ``check.<key>``."""
+    prefix_key = "not attempted" if key == "not_attempted" else "right" if ok else "not yet"
+    prefix = phrase("check.prefix." + prefix_key, check_language(language))
+    return prefix + _message(key, language, values)
+
+
+def check(exercise: str, language: str | None = None) -> None:
+    """Print the exercise's one verdict line (``✔ ...`` or ``✘ ...``); never raises for one.
+
+    ``language`` defaults to the one ``set_language`` chose (see :func:`verdict`)."""
+    print(verdict(exercise, language)[1])
+
+
+def accepted(exercise: str, language: str | None = None) -> bool:
+    """Whether the answer is accepted in this kernel (a self-check's judgement as a bool).
+
+    ``language`` defaults to the one ``set_language`` chose (see :func:`verdict`). The graded
+    hidden tests use :func:`agentcore.course.judges.grade.graded` instead, which does not
+    trust the learner's kernel."""
+    return verdict(exercise, language)[0]

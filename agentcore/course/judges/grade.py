@@ -1,0 +1,253 @@
+"""Grades that hold: the answer judged in a fresh interpreter, away from the learner's kernel.
+
+A self-check (:func:`agentcore.course.judges.core.verdict`) runs in the learner's kernel, where
+the learner's code can rebind ``accepted``, patch the judges or print a fake ``✔``. A grade is
+computed here instead:
+
+* :func:`judge_notebook` builds a run of the teacher's source notebook in which each answer cell
+  is replaced by the learner's (matched by nbgrader ``grade_id``; its names cleared first) and
+  grade cells are left out, and runs it in ``python -I -m agentcore.course.judges.grade_runner``
+  (a new interpreter, under a time limit). The runner judges each answer after putting back
+  everything the judge relies on, and refuses a verdict if the judge was changed while judging.
+* :func:`graded` is what a hidden test calls (``graded("exercise", "NN-name.ipynb")``): it reads
+  the notebook being graded from the kernel's working directory and the teacher's source from
+  nbgrader's course layout, and raises ``AssertionError`` unless the answer is accepted.
+* :class:`GradeInFreshInterpreter` is an nbgrader preprocessor for ``Autograde`` (after
+  ``Execute``): it judges every exercise from the notebook as it was *before* any learner code
+  ran and writes each grade cell's outputs itself, so nothing the learner's kernel did (hiding a
+  traceback, editing files or the gradebook) changes the score. README's teacher section shows
+  the one configuration line.
+
+Residual limits (written down, not hidden): learner code runs with the grader's permissions, so
+it can edit files outside the notebook (the teacher's source folder) or read the runner's frames;
+grade in a container or a JupyterHub user's own account for a class where that matters.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import os
+import secrets
+import subprocess
+import sys
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+import nbformat
+from nbconvert.preprocessors import Preprocessor
+from nbgrader.coursedir import CourseDirectory  # type: ignore[import-untyped]
+from traitlets import Bool
+
+from agentcore.course.judges.core import forgotten_names, verdict_line
+from agentcore.course.text import current_language
+
+NOTEBOOK_TIME_LIMIT_SECONDS = 300.0
+"""How long one fresh-interpreter run of a notebook may take (the judges' own limit per verdict
+is far shorter); past it, every exercise of the run gets ✘."""
+
+
+def _nbgrader(cell: Any) -> Mapping[str, Any]:
+    return cell.get("metadata", {}).get("nbgrader", {}) or {}
+
+
+def _source(cell: Any) -> str:
+    """A cell's source as one string (a notebook file may store it as a list of lines)."""
+    source = cell.get("source", "")
+    return "".join(source) if isinstance(source, list) else str(source)
+
+
+def _is_answer(cell: Any) -> bool:
+    meta = _nbgrader(cell)
+    return cell.get("cell_type") == "code" and bool(meta.get("solution")) and not meta.get("grade")
+
+
+def _is_grade(cell: Any) -> bool:
+    return cell.get("cell_type") == "code" and bool(_nbgrader(cell).get("grade"))
+
+
+def graded_call(source: str) -> tuple[str, dict[str, Any]] | None:
+    """``(exercise, keyword arguments)`` of a ``graded(...)`` call in a hidden test, or ``None``.
+
+    Only literal arguments are read (``ast.literal_eval``); nothing of the cell is run.
+    """
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return None
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id == "graded"
+            and node.args
+        ):
+            try:
+                name = ast.literal_eval(node.args[0])
+                keywords = {k.arg: ast.literal_eval(k.value) for k in node.keywords if k.arg}
+            except ValueError:
+                return None
+            return str(name), keywords
+    return None
+
+
+def judge_notebook(
+    source: Any,
+    submitted: Any,
+    exercises: Iterable[str] | None = None,
+    language: str | None = None,
+    timeout: float = NOTEBOOK_TIME_LIMIT_SECONDS,
+) -> dict[str, tuple[bool, str]]:
+    """Judge the learner's answers of ``submitted`` against the teacher's ``source`` notebook.
+
+    Inputs: two notebooks (nbformat nodes or dicts); the exercises to judge (default: every
+    exercise of ``source``); the language of the lines (default: the current one); the time
+    limit in seconds for the whole run. Output: ``{exercise: (accepted, verdict line)}`` for
+    every exercise asked for; an answer missing from ``submitted`` is judged as empty. Never
+    raises for anything the learner wrote; ``OSError`` if the interpreter cannot be started.
+    """
+    language = language or current_language()
+    answers = {
+        _nbgrader(cell).get("grade_id"): _source(cell)
+        for cell in submitted["cells"]
+        if _is_answer(cell)
+    }
+    cells: list[dict[str, Any]] = []
+    keys: dict[str, Any] = {}
+    found: list[str] = []
+    for cell in source["cells"]:
+        if cell.get("cell_type") != "code":
+            continue
+        if _is_grade(cell):
+            call = graded_call(_source(cell))
+            if call is not None and "key" in call[1]:
+                keys[call[0]] = call[1]["key"]
+            continue
+        if _is_answer(cell):
+            exercise = cell.get("metadata", {}).get("agentcore", {}).get("exercise")
+            learner = answers.get(_nbgrader(cell).get("grade_id"), "")
+            names = list(forgotten_names(_source(cell)))
+            cells.append({"source": learner, "exercise": exercise, "names": names})
+            if exercise:
+                found.append(exercise)
+            continue
+        cells.append({"source": _source(cell), "exercise": None, "names": []})
+    want = list(found if exercises is None else exercises)
+    nonce = secrets.token_hex(16)
+    request = {"nonce": nonce, "language": language, "cells": cells, "want": want, "keys": keys}
+    failed = {
+        name: (False, verdict_line(False, "grade_failed", language, {"seconds": int(timeout)}))
+        for name in want
+    }
+    try:
+        done = subprocess.run(
+            [sys.executable, "-I", "-m", "agentcore.course.judges.grade_runner"],
+            input=json.dumps(request),
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            env={**os.environ, "PYTHONIOENCODING": "utf-8", "MPLBACKEND": "Agg"},
+        )
+    except subprocess.TimeoutExpired:
+        return failed
+    lines = [line for line in done.stdout.splitlines() if line.startswith(nonce)]
+    if not lines:
+        return failed
+    results = json.loads(lines[-1][len(nonce) :])
+    judged = {name: (bool(value[0]), str(value[1])) for name, value in results.items()}
+    for name in want:  # an exercise the run never reached (no answer cell for it)
+        judged.setdefault(name, failed[name])
+    return judged
+
+
+def source_notebook(notebook: str, here: Path | None = None) -> Path:
+    """The teacher's source notebook for the notebook ``notebook`` being run in ``here``.
+
+    Under ``nbgrader autograde`` (nbgrader's default layout: ``<course>/autograded/<student>/
+    <assignment>/``) it is ``<course>/source/<assignment>/<notebook>``; anywhere else (the
+    teacher running the solution notebook) it is the notebook itself.
+    """
+    here = (here or Path.cwd()).resolve()
+    candidate = here.parents[2] / "source" / here.name / notebook if len(here.parents) > 2 else None
+    if (
+        os.environ.get("NBGRADER_EXECUTION") == "autograde"
+        and candidate is not None
+        and candidate.is_file()
+    ):
+        return candidate
+    return here / notebook
+
+
+def graded(exercise: str, notebook: str, key: Any = None, language: str | None = None) -> None:
+    """A hidden test: raise ``AssertionError`` (with the verdict line) unless ``exercise`` of
+    ``notebook`` is accepted when judged in a fresh interpreter.
+
+    Inputs: the exercise's name; the notebook's file name (in the kernel's working directory,
+    where nbgrader and the lesson runner put it); ``key``, the graded key of an exercise whose
+    answer is a fixed key (read from the hidden test's source, never from this call's value,
+    by :func:`judge_notebook`). Nothing in the learner's kernel is trusted: not ``accepted``,
+    not the judge modules as they are in this kernel.
+    """
+    here = Path.cwd()
+    submitted = json.loads((here / notebook).read_text(encoding="utf-8"))
+    source = json.loads(source_notebook(notebook, here).read_text(encoding="utf-8"))
+    ok, line = judge_notebook(source, submitted, [exercise], language)[exercise]
+    if not ok:
+        raise AssertionError(line)
+
+
+class GradeInFreshInterpreter(Preprocessor):
+    """nbgrader ``Autograde`` preprocessor: grade cells scored by :func:`judge_notebook` alone.
+
+    Add it after ``Execute`` (``c.Autograde.autograde_preprocessors``, see README). For each
+    grade cell whose hidden test calls ``graded("exercise", ...)`` it replaces the outputs the
+    learner's kernel left with ``[]`` (accepted: full points) or one ``error`` output holding the
+    verdict line (zero points), judging the answer cells as the notebook held them before it
+    was executed. Other grade cells keep their outputs.
+    """
+
+    # nbconvert runs a preprocessor only when it is enabled; nbgrader's own are by default
+    enabled = Bool(True).tag(config=True)
+
+    def preprocess(self, nb: Any, resources: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
+        """Judge ``nb``'s exercises and rewrite its graded cells' outputs; ``(nb, resources)``."""
+        info = resources["nbgrader"]
+        course = CourseDirectory(parent=self)
+        folder = course.format_path(course.source_directory, ".", info["assignment"])
+        source = json.loads((Path(folder) / f"{info['notebook']}.ipynb").read_text("utf-8"))
+        wanted = {}
+        for index, cell in enumerate(nb.cells):
+            call = graded_call(_source(cell)) if _is_grade(cell) else None
+            if call is not None:
+                wanted[index] = call[0]
+        results = judge_notebook(source, nb, sorted(set(wanted.values())))
+        for index, exercise in wanted.items():
+            ok, line = results[exercise]
+            nb.cells[index].outputs = (
+                []
+                if ok
+                else [
+                    nbformat.v4.new_output(  # type: ignore[no-untyped-call]
+                        "error", ename="AssertionError", evalue=line, traceback=[line]
+                    )
+                ]
+            )
+        return nb, resources
+
+
+def autograde_preprocessors() -> list[Any]:
+    """nbgrader's ``Autograde.autograde_preprocessors`` with :class:`GradeInFreshInterpreter`
+    right after ``Execute``: for a teacher's ``nbgrader_config.py``::
+
+        from agentcore.course.judges.grade import autograde_preprocessors
+        c.Autograde.autograde_preprocessors = autograde_preprocessors()
+
+    Raises ``ImportError`` without nbgrader (the classroom extra).
+    """
+    from nbgrader.converters import Autograde  # type: ignore[import-untyped]
+    from nbgrader.preprocessors import Execute  # type: ignore[import-untyped]
+
+    default = list(Autograde.class_traits()["autograde_preprocessors"].default())
+    position = default.index(Execute) + 1
+    return [*default[:position], GradeInFreshInterpreter, *default[position:]]

@@ -1,0 +1,212 @@
+"""The fresh interpreter a grade is computed in (``python -I -m ...judges.grade_runner``).
+
+Reads one JSON request on stdin (written by :func:`agentcore.course.judges.grade.judge_notebook`):
+``{"nonce": str, "language": "en"|"zh-CN", "cells": [{"source": str, "exercise": str|None,
+"names": [str, ...]}...], "want": [exercise, ...], "keys": {exercise: value}}``. Runs the cells in
+order in an IPython shell of its own (the teacher's setup cells, and in place of each answer cell
+the learner's source, its names cleared first); after each wanted answer cell it puts back every
+``agentcore`` module, class, function body and builtin as they were before any learner code ran,
+judges the answer with :func:`agentcore.course.judges.core.verdict`, and refuses the verdict if the
+judge's world was changed while judging. Prints one line on the original stdout: the nonce, then
+``{exercise: [accepted, line]}`` as JSON. Everything the cells print goes to ``/dev/null``.
+"""
+
+from __future__ import annotations
+
+import builtins
+import contextlib
+import copy
+import io
+import json
+import os
+import sys
+import traceback
+from functools import partial
+from types import FunctionType, ModuleType
+from typing import Any
+
+_MISSING = object()
+
+_LAZY_CLASS_KEYS = frozenset(
+    {"__annotations__", "__protocol_attrs__", "__non_callable_proto_members__", "_abc_impl"}
+)
+"""Keys Python or pydantic add to a class on first use (``isinstance`` against a Protocol)."""
+
+
+def _lazy(key: str) -> bool:
+    return key in _LAZY_CLASS_KEYS or key.startswith("__pydantic")
+
+
+class World:
+    """What the judge relies on, as it was: ``agentcore`` modules, their classes, function
+    bodies, ``sys.modules`` entries and builtins."""
+
+    def __init__(self) -> None:
+        self.modules = {
+            name: module
+            for name, module in sys.modules.items()
+            if isinstance(module, ModuleType)
+            and (name == "agentcore" or name.startswith("agentcore."))
+        }
+        self.module_dicts = {name: dict(vars(m)) for name, m in self.modules.items()}
+        # The judges' own tables (the registry, the cases, the expected values) are mutable:
+        # a copy of each, to see and undo a change made in place.
+        self.tables: list[tuple[Any, Any]] = []
+        for name, namespace in self.module_dicts.items():
+            if not name.startswith("agentcore.course.judges"):
+                continue
+            for key, value in namespace.items():
+                if key.startswith("__") or type(value) not in (dict, list, set):
+                    continue  # __builtins__ is a dict too: builtins are checked by identity
+                try:
+                    self.tables.append((value, copy.deepcopy(value)))
+                except TypeError:  # a table of class internals (lesson06's), checked by identity
+                    continue
+        self.builtins = dict(vars(builtins))
+        self.classes: dict[type, dict[str, Any]] = {}
+        self.codes: dict[FunctionType, Any] = {}
+        for name, namespace in self.module_dicts.items():
+            for value in namespace.values():
+                if isinstance(value, type) and value.__module__ == name:
+                    self.classes[value] = dict(vars(value))
+                    for item in vars(value).values():
+                        function = getattr(item, "__func__", item)
+                        if isinstance(function, FunctionType):
+                            self.codes[function] = function.__code__
+                elif isinstance(value, FunctionType):
+                    self.codes[value] = value.__code__
+
+    def changed(self) -> bool:
+        """Whether anything taken in the snapshot differs now (by identity)."""
+        if any(sys.modules.get(name) is not module for name, module in self.modules.items()):
+            return True
+        # Added names are ignored (an import adds a submodule to its package); changed or
+        # removed ones are what a patch does.
+        for name, saved in self.module_dicts.items():
+            now = vars(self.modules[name])
+            if any(now.get(k, _MISSING) is not v for k, v in saved.items()):
+                return True
+        now_builtins = vars(builtins)
+        if any(now_builtins.get(k, _MISSING) is not v for k, v in self.builtins.items()):
+            return True
+        for cls, saved in self.classes.items():
+            members = vars(cls)
+            added = {key for key in members.keys() - saved.keys() if not _lazy(key)}
+            if added or any(members.get(k, _MISSING) is not v for k, v in saved.items()):
+                return True
+        if any(table != saved for table, saved in self.tables):
+            return True
+        return any(function.__code__ is not code for function, code in self.codes.items())
+
+    def restore(self) -> None:
+        """Put everything in the snapshot back."""
+        for name, module in self.modules.items():
+            sys.modules[name] = module
+            vars(module).update(self.module_dicts[name])
+        vars(builtins).update(self.builtins)
+        for cls, saved in self.classes.items():
+            for key in {k for k in set(vars(cls)) - set(saved) if not _lazy(k)}:
+                with contextlib.suppress(AttributeError, TypeError):
+                    delattr(cls, key)
+            for key, value in saved.items():
+                if vars(cls).get(key) is not value:
+                    with contextlib.suppress(AttributeError, TypeError):
+                        setattr(cls, key, value)
+        for function, code in self.codes.items():
+            if function.__code__ is not code:
+                function.__code__ = code
+        for table, saved in self.tables:
+            if table == saved:
+                continue
+            table.clear()
+            if isinstance(table, list):
+                table.extend(copy.deepcopy(saved))
+            else:
+                table.update(copy.deepcopy(saved))
+
+
+def _quiet() -> contextlib.ExitStack:
+    """Send what cells print (Python's and the OS's stdout and stderr) to /dev/null."""
+    stack = contextlib.ExitStack()
+    sink = io.StringIO()
+    stack.enter_context(contextlib.redirect_stdout(sink))
+    stack.enter_context(contextlib.redirect_stderr(sink))
+    return stack
+
+
+def _run_cell(shell: Any, source: str) -> Any:
+    return shell.run_cell(source, store_history=False)
+
+
+def main() -> None:
+    """Run the request read from stdin; print the nonce and the verdicts on the real stdout.
+
+    If the run itself breaks, its traceback goes to the real stdout without the nonce (the
+    caller then reports that the grading run did not report, and a teacher can read why).
+    """
+    request = json.loads(sys.stdin.read())
+    out = os.fdopen(os.dup(1), "w", encoding="utf-8")
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 1)
+    os.dup2(devnull, 2)
+    try:
+        _grade(request, out)
+    except BaseException:  # the runner's own failure: say why, then end without verdicts
+        out.write(traceback.format_exc())
+        out.flush()
+        os._exit(1)
+
+
+def _grade(request: dict[str, Any], out: Any) -> None:
+    nonce = request["nonce"]
+
+    from IPython.core.interactiveshell import InteractiveShell
+
+    from agentcore.course.judges import core
+    from agentcore.course.text import current_language, set_language
+
+    set_language(request["language"])
+    shell = InteractiveShell.instance()
+    core.GRADE_KEYS.update(request.get("keys", {}))
+    world = World()
+    want = set(request["want"])
+    results: dict[str, list[Any]] = {}
+    for cell in request["cells"]:
+        exercise = cell.get("exercise")
+        for name in cell.get("names", []):
+            shell.user_ns.pop(name, None)
+        with _quiet():
+            # an answer cell gets the judges' time limit too: a loop at its top level ends
+            outcome = (
+                core.Budget(core.TIME_LIMIT_SECONDS).run(partial(_run_cell, shell, cell["source"]))
+                if exercise
+                else _run_cell(shell, cell["source"])
+            )
+        if exercise is None:
+            continue
+        core.note_cell_result(
+            tuple(cell["names"]), outcome.error_in_exec or outcome.error_before_exec
+        )
+        if exercise not in want:
+            continue
+        tampered = world.changed()
+        world.restore()
+        with _quiet():
+            # in the language the lesson's setup cell chose (set_language), as in the lesson
+            ok, line = core.verdict(exercise, None, shell.user_ns)
+        if tampered or world.changed():
+            ok, line = (
+                False,
+                core.verdict_line(False, "judge_changed", current_language(), {}),
+            )
+        world.restore()
+        results[exercise] = [bool(ok is True), str(line)]
+        if want <= set(results):
+            break
+    out.write(nonce + json.dumps(results, ensure_ascii=False) + "\n")
+    out.flush()
+    os._exit(0)  # no atexit handler or thread of learner code runs after the verdicts
+
+
+if __name__ == "__main__":
+    main()

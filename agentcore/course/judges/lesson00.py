@@ -1,0 +1,72 @@
+"""Lesson 00 (00-fixed-script): ``workflow_or_agent`` and ``both_cities``."""
+
+from __future__ import annotations
+
+import hashlib
+
+from agentcore.course.judges.core import GRADE_KEYS, Judgement, Namespace, exercise, kind, plain
+from agentcore.course.judges.runs import outcome
+from agentcore.course.teaching_tools import build_tools
+from agentcore.errors import AgentRuntimeError
+from agentcore.protocol import ModelTurn
+from agentcore.scripted import ScriptedModel
+
+JOB_NAMES = ("A", "B", "C", "D")
+CHOICES = ("workflow", "agent")
+
+
+def job_digest(job: str, answer: str) -> str:
+    """A fingerprint of one job's answer: the package ships these, never the answers.
+
+    A self-check is an oracle by design (two choices per job can be tried), but no table in
+    the package prints the key; the graded key lives in the teacher's hidden tests.
+    """
+    return hashlib.sha256(f"agentcore lesson 00, job {job}: {answer}".encode()).hexdigest()[:16]
+
+
+_RIGHT_DIGESTS = {
+    "A": "1e4963429ae451ba",
+    "B": "2338985d49792e86",
+    "C": "c9fcbbe4c116409e",
+    "D": "4852cf07514a5e6c",
+}
+
+
+@exercise("workflow_or_agent", ("my_answers",))
+def workflow_or_agent(ns: Namespace) -> Judgement:
+    """``my_answers``: a dict, job letter -> ``"workflow"`` or ``"agent"``."""
+    if not isinstance(ns["my_answers"], dict):
+        return False, "jobs_not_a_dict", {"kind": kind(ns["my_answers"])}
+    answers = plain(ns["my_answers"])
+    missing = [job for job in JOB_NAMES if answers.get(job) not in CHOICES]
+    if missing:
+        return False, "jobs_missing", {"jobs": ", ".join(missing)}
+    key = GRADE_KEYS.get("workflow_or_agent")  # the teacher's key, when grading
+    if key is not None:
+        wrong = [job for job in JOB_NAMES if answers[job] != key[job]]
+    else:
+        wrong = [job for job in JOB_NAMES if job_digest(job, answers[job]) != _RIGHT_DIGESTS[job]]
+    if wrong:
+        return False, "jobs_wrong", {"count": len(wrong), "job": wrong[0], "job_key": wrong[0]}
+    return True, "jobs_right", {}
+
+
+@exercise("both_cities", ("both_cities",))
+def both_cities(ns: Namespace) -> Judgement:
+    """``both_cities``: one ``ModelTurn`` asking ``get_teaching_weather`` for Tokyo and Paris."""
+    turn = ns["both_cities"]
+    if type(turn) is not ModelTurn:
+        return False, "turn_not_a_model_turn", {"kind": kind(turn)}
+    calls = turn.tool_calls
+    if len(calls) != 2:
+        return False, "turn_call_count", {"count": len(calls)}
+    if {plain(call.name) for call in calls} != {"get_teaching_weather"}:
+        return False, "turn_tool_names", {}
+    cities = sorted(str(plain(call.arguments.get("city"))) for call in calls)
+    if cities != ["Paris", "Tokyo"]:
+        return False, "turn_cities", {}
+    # The turn must also be one the runtime accepts and runs.
+    result = outcome(ScriptedModel([turn, ModelTurn(final_text="done")]), build_tools(), "both")
+    if isinstance(result, AgentRuntimeError):
+        return False, "turn_cities", {}
+    return True, "turn_right", {}

@@ -1,0 +1,86 @@
+"""Lesson 01 (01-the-loop): ``predict_lengths`` and ``never_stops``."""
+
+from __future__ import annotations
+
+from agentcore.course.judges.core import (
+    AnswerRaised,
+    Judgement,
+    Namespace,
+    error_name,
+    exercise,
+    plain,
+    same,
+)
+from agentcore.course.judges.runs import outcome
+from agentcore.course.teaching_tools import build_tools
+from agentcore.course.weather import weather_request
+from agentcore.errors import InvalidModelTurnError, MaxStepsExceeded
+from agentcore.protocol import ModelTurn, ToolCall
+from agentcore.runtime import AgentRuntime, RunResult
+from agentcore.scripted import ScriptedModel
+
+
+def growth_script() -> list[ModelTurn]:
+    """The three model turns whose run lesson 01's ``my_lengths`` predicts."""
+    return [
+        ModelTurn(
+            tool_calls=(
+                ToolCall("call-tokyo", "get_teaching_weather", {"city": "Tokyo"}),
+                ToolCall("call-paris", "get_teaching_weather", {"city": "Paris"}),
+            )
+        ),
+        ModelTurn(
+            tool_calls=(ToolCall("call-convert", "celsius_to_fahrenheit", {"temperature_c": 18.0}),)
+        ),
+        ModelTurn(final_text="Tokyo is 18.0°C (64.4°F); Paris is 12.0°C."),
+    ]
+
+
+@exercise("predict_lengths", ("my_lengths",))
+def predict_lengths(ns: Namespace) -> Judgement:
+    """``my_lengths``: a list of ints, ``len(run.messages)`` before any step and after each."""
+    predicted = ns["my_lengths"]
+    if not isinstance(predicted, (list, tuple)):
+        return False, "lengths_count", {"count": 4, "written": "?"}
+    predicted = list(plain(predicted))
+    run = AgentRuntime(ScriptedModel(growth_script()), build_tools()).start(weather_request())
+    actual = [len(run.messages)]
+    while not run.finished:
+        run.step()
+        actual.append(len(run.messages))
+    if len(predicted) != len(actual):
+        return False, "lengths_count", {"count": len(actual), "written": len(predicted)}
+    for moment, (guess, real) in enumerate(zip(predicted, actual, strict=True)):
+        if not same(guess, real):
+            return False, "lengths_wrong", {"moment": moment}
+    return True, "lengths_right", {}
+
+
+@exercise("never_stops", ("fresh_calls", "my_counts"))
+def never_stops(ns: Namespace) -> Judgement:
+    """``fresh_calls(messages, tools)``: a turn function; ``my_counts``: the run's two counts."""
+    fresh_calls = ns["fresh_calls"]
+    try:
+        result = outcome(
+            ScriptedModel(fresh_calls),
+            build_tools(),
+            weather_request(),
+            max_steps=3,
+            max_tool_calls=20,
+        )
+    except Exception as error:  # the function is not a turn function at all
+        raise AnswerRaised("fresh_calls", error) from error
+    if isinstance(result, RunResult):
+        return False, "never_stops_answered", {}
+    if isinstance(result, InvalidModelTurnError):
+        return False, "never_stops_refused", {"error": error_name(result)}
+    if not isinstance(result, MaxStepsExceeded):
+        cause = result.__cause__
+        return False, "never_stops_failed", {"error": error_name(cause or result)}
+    sizes = [len(m["tool_calls"]) for m in result.messages if m.get("tool_calls")]
+    if any(size != 3 for size in sizes):
+        return False, "never_stops_size", {"sizes": sizes}
+    actual = {"model_turns": result.model_turns, "tool_executions": result.tool_executions}
+    if not isinstance(ns["my_counts"], dict) or not same(plain(ns["my_counts"]), actual):
+        return False, "never_stops_counts", {}
+    return True, "never_stops_right", {}

@@ -1,0 +1,111 @@
+"""Lesson 02 (02-tools-and-registry): ``to_celsius_tool`` and ``predictions``."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from agentcore.course.judges.core import (
+    Judgement,
+    Namespace,
+    error_name,
+    exercise,
+    kind,
+    plain,
+    same,
+)
+from agentcore.course.judges.runs import outcome
+from agentcore.errors import AgentRuntimeError, ToolArgumentsError
+from agentcore.protocol import ModelTurn, ToolCall
+from agentcore.runtime import RunResult
+from agentcore.scripted import ScriptedModel
+from agentcore.tools import Tool
+
+ABSOLUTE_ZERO_F = -459.67
+"""The task's bound: a temperature "not below" absolute zero in °F."""
+
+
+def through_runtime(tool: Tool, arguments: dict[str, Any]) -> Any:
+    """Run one call of ``tool`` through the runtime: the observation dict, or the error."""
+    model = ScriptedModel(
+        [
+            ModelTurn(tool_calls=(ToolCall("call-check", tool.name, arguments),)),
+            ModelTurn(final_text="ok"),
+        ]
+    )
+    result = outcome(model, [tool], "check")
+    if isinstance(result, AgentRuntimeError):
+        return result
+    return json.loads(result.messages[2]["content"])
+
+
+@exercise("to_celsius_tool", ("to_celsius_tool",))
+def to_celsius_tool(ns: Namespace) -> Judgement:
+    """``to_celsius_tool``: a ``Tool`` ``fahrenheit_to_celsius``, one field ``temperature_f``."""
+    tool = ns["to_celsius_tool"]
+    if not isinstance(tool, Tool):
+        return False, "tool_not_a_tool", {"kind": kind(tool)}
+    if tool.name != "fahrenheit_to_celsius":
+        return False, "tool_name", {}
+    parameters = tool.schema()["parameters"]
+    if parameters.get("required") != ["temperature_f"] or list(
+        parameters.get("properties", {})
+    ) != ["temperature_f"]:
+        return False, "tool_fields", {}
+    good = through_runtime(tool, {"temperature_f": 64.4})
+    if isinstance(good, AgentRuntimeError):
+        return False, "tool_good_call", {"error": error_name(good)}
+    # the task's own formula, on values where a wrong rounding or a swapped formula shows
+    for value in (64.4, 212.0, 100.0, 0.0, -40.0):
+        expected = {"temperature_c": round((value - 32) * 5 / 9, 1)}
+        got = through_runtime(tool, {"temperature_f": value})
+        if isinstance(got, AgentRuntimeError) or not same(plain(got), expected):
+            return False, "tool_result", {}
+    # the bound itself is allowed ("not below"), the value just under it is not
+    if isinstance(through_runtime(tool, {"temperature_f": ABSOLUTE_ZERO_F}), AgentRuntimeError):
+        return False, "tool_refused_bound", {}
+    refusals: list[tuple[dict[str, Any], str]] = [
+        ({"temperature_f": "64.4"}, "tool_accepted_text"),
+        ({"temperature_f": ABSOLUTE_ZERO_F - 0.01}, "tool_accepted_cold"),
+        ({"temperature_f": -500.0}, "tool_accepted_cold"),
+        ({"temperature_f": 64.4, "unit": "F"}, "tool_accepted_extra"),
+        ({}, "tool_accepted_missing"),
+    ]
+    for arguments, key in refusals:
+        if not isinstance(through_runtime(tool, arguments), ToolArgumentsError):
+            return False, key, {}
+    return True, "tool_right", {}
+
+
+def registry_outcome(call: ToolCall, registry: Any) -> str:
+    """``"runs"`` or the error type name of one call through ``registry``."""
+    model = ScriptedModel([ModelTurn(tool_calls=(call,)), ModelTurn(final_text="ok")])
+    result = outcome(model, registry, "predict")
+    return "runs" if isinstance(result, RunResult) else type(result).__name__
+
+
+@exercise(
+    "predictions", ("my_predictions",), needs={"calls": "02_calls", "registry": "02_registry"}
+)
+def predictions(ns: Namespace) -> Judgement:
+    """Lesson 02's five ``calls`` through the lesson's ``registry``, beside the predictions."""
+    calls, registry = ns["calls"], ns["registry"]
+    if not isinstance(ns["my_predictions"], dict):
+        return False, "predictions_not_a_dict", {"kind": kind(ns["my_predictions"])}
+    guesses = plain(ns["my_predictions"])
+    wrong = [c for c in calls if guesses.get(c.call_id) != registry_outcome(c, registry)]
+    total = len(calls)
+    if wrong:
+        first = wrong[0]
+        hint = "hint_arguments" if first.name in registry else "hint_name"
+        return (
+            False,
+            "predictions_wrong",
+            {
+                "right": total - len(wrong),
+                "total": total,
+                "call_id": first.call_id,
+                "hint_key": hint,
+            },
+        )
+    return True, "predictions_right", {"total": total}

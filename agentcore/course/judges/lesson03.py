@@ -1,0 +1,141 @@
+"""Lesson 03 (03-errors): ``break_second_turn`` and ``unanswered_calls``."""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+from agentcore.course.judges.core import (
+    Judgement,
+    Namespace,
+    call,
+    error_name,
+    exercise,
+    kind,
+    plain,
+    same,
+)
+from agentcore.course.judges.runs import outcome
+from agentcore.course.teaching_tools import build_tools
+from agentcore.course.weather import weather_request
+from agentcore.errors import ToolArgumentsError
+from agentcore.protocol import ModelTurn
+from agentcore.runtime import RunResult
+from agentcore.scripted import ScriptedModel
+
+
+@exercise("break_second_turn", ("my_script",))
+def break_second_turn(ns: Namespace) -> Judgement:
+    """``my_script``: a list of ``ModelTurn`` whose second turn's arguments the tool refuses."""
+    script = ns["my_script"]
+    if not isinstance(script, list | tuple) or not all(type(t) is ModelTurn for t in script):
+        return False, "script_not_a_list", {"kind": kind(script)}
+    result = outcome(ScriptedModel(list(script)), build_tools(), weather_request())
+    if isinstance(result, RunResult):
+        return False, "script_answered", {}
+    if not isinstance(result, ToolArgumentsError):
+        return False, "script_other_error", {"error": error_name(result)}
+    if (result.model_turns, result.tool_executions) != (2, 1):
+        return (
+            False,
+            "script_counts",
+            {"turns": result.model_turns, "executions": result.tool_executions},
+        )
+    return True, "script_right", {}
+
+
+def _request(*calls: tuple[str, str, dict[str, Any]]) -> dict[str, Any]:
+    return {
+        "role": "assistant",
+        "content": "",
+        "tool_calls": [{"call_id": c, "name": n, "arguments": a} for c, n, a in calls],
+    }
+
+
+def _observation(call_id: str, name: str, content: dict[str, Any]) -> dict[str, Any]:
+    return {"role": "tool", "tool_call_id": call_id, "name": name, "content": json.dumps(content)}
+
+
+USER = {"role": "user", "content": "Compare Tokyo and Paris."}
+TOKYO = ("call-tokyo", "get_teaching_weather", {"city": "Tokyo"})
+PARIS = ("call-paris", "get_teaching_weather", {"city": "Paris"})
+CONVERT = ("call-convert", "celsius_to_fahrenheit", {"temperature_c": 18.0})
+TOKYO_RECORD = {"city": "Tokyo", "temperature_c": 18.0, "condition": "cloudy"}
+
+UNANSWERED_CASES: tuple[tuple[str, list[dict[str, Any]], list[str]], ...] = (
+    ("case_stopped", [USER, _request(TOKYO, PARIS)], ["call-tokyo", "call-paris"]),
+    (
+        "case_half",
+        [
+            USER,
+            _request(TOKYO, PARIS),
+            _observation("call-tokyo", "get_teaching_weather", TOKYO_RECORD),
+        ],
+        ["call-paris"],
+    ),
+    (
+        "case_unknown_tool",
+        [
+            USER,
+            _request(TOKYO),
+            _observation("call-tokyo", "get_teaching_weather", TOKYO_RECORD),
+            _request(("call-convert", "convert_temperature", {"temperature_c": 18.0})),
+        ],
+        ["call-convert"],
+    ),
+    (
+        "case_all_observed",
+        [
+            USER,
+            _request(TOKYO),
+            _observation("call-tokyo", "get_teaching_weather", TOKYO_RECORD),
+            _request(CONVERT),
+            _observation("call-convert", "celsius_to_fahrenheit", {"temperature_f": 64.4}),
+        ],
+        [],
+    ),
+    (
+        "case_two_turns_open",
+        [
+            USER,
+            _request(TOKYO, PARIS),
+            _observation("call-tokyo", "get_teaching_weather", TOKYO_RECORD),
+            _request(CONVERT),
+        ],
+        ["call-paris", "call-convert"],
+    ),
+    ("case_no_calls", [USER, {"role": "assistant", "content": "Hello!"}], []),
+)
+
+
+def judge_lists(name: str, function: Any, cases: Any, wrong_key: str, right_key: str) -> Judgement:
+    """Call ``function`` on a deep copy of each case's input; its lists beside the expected.
+
+    Used by every "write a function that returns a list of call_ids" exercise. A case's input
+    is rebuilt for every call, so an answer that mutates it changes nothing for the next.
+    """
+    wrong = []
+    for case, given, expected in cases:
+        got = call(name, function, copy.deepcopy(given))
+        if got is None:
+            return False, "returns_nothing", {"name": name}
+        if not isinstance(got, list):
+            return False, "not_a_list", {"name": name, "kind": kind(got)}
+        if not same(plain(got), expected):
+            wrong.append(case)
+    if wrong:
+        return False, wrong_key, {"wrong": len(wrong), "total": len(cases), "case_key": wrong[0]}
+    return True, right_key, {}
+
+
+@exercise("unanswered_calls", ("unanswered_calls",))
+def unanswered_calls(ns: Namespace) -> Judgement:
+    """``unanswered_calls(messages)``: the list of requested call_ids with no tool message."""
+    return judge_lists(
+        "unanswered_calls",
+        ns["unanswered_calls"],
+        UNANSWERED_CASES,
+        "transcripts_wrong",
+        "unanswered_right",
+    )

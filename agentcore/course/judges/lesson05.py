@@ -1,0 +1,57 @@
+"""Lesson 05 (05-deepseek-adapter): ``unpaired_outputs``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from agentcore.course.judges.core import Judgement, Namespace, exercise
+from agentcore.course.judges.lesson03 import judge_lists
+
+
+def _call_item(call_id: str) -> dict[str, Any]:
+    return {
+        "type": "function_call",
+        "call_id": call_id,
+        "name": "get_teaching_weather",
+        "arguments": '{"city": "Tokyo"}',
+    }
+
+
+def _output_item(call_id: str) -> dict[str, Any]:
+    return {"type": "function_call_output", "call_id": call_id, "output": "{}"}
+
+
+REQUEST_ITEM = {"type": "message", "role": "user", "content": "Tokyo?"}
+"""The user's request as the lesson shows input items: with a ``type`` key, so an answer
+written in the lesson's style (``item["type"]``) is not refused for a shape never shown."""
+
+ITEMS_CASES: tuple[tuple[str, list[dict[str, Any]], list[str]], ...] = (
+    ("case_paired", [REQUEST_ITEM, _call_item("call-weather"), _output_item("call-weather")], []),
+    ("case_latest_only", [_output_item("call-weather")], ["call-weather"]),
+    ("case_output_first", [_output_item("call-a"), _call_item("call-a")], ["call-a"]),
+    (
+        "case_never_called",
+        [_call_item("call-a"), _output_item("call-a"), _output_item("call-x")],
+        ["call-x"],
+    ),
+    (
+        "case_two_calls",
+        [
+            REQUEST_ITEM,
+            _call_item("call-a"),
+            _call_item("call-b"),
+            _output_item("call-b"),
+            _output_item("call-a"),
+        ],
+        [],
+    ),
+    ("case_paired", [REQUEST_ITEM], []),
+)
+
+
+@exercise("unpaired_outputs", ("unpaired_outputs",))
+def unpaired_outputs(ns: Namespace) -> Judgement:
+    """``unpaired_outputs(items)``: the outputs' call_ids with no earlier call, as a list."""
+    return judge_lists(
+        "unpaired_outputs", ns["unpaired_outputs"], ITEMS_CASES, "items_wrong", "items_right"
+    )

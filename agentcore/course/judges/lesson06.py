@@ -1,0 +1,349 @@
+"""Lesson 06 (06-experiments): the four section-12 experiments, done by the learner.
+
+``two_calls``, ``describe_temperature``, ``failing_reminder``, ``reminder_twice``,
+``max_steps_one`` and ``smallest_max_steps``: the learner builds each experiment, and these
+judges run it through an unchanged ``AgentRuntime`` and compare with the run's own events.
+Every expected count is the runtime's: a reference run gives it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import inspect
+import json
+import linecache
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from agentcore import runtime as _runtime_module
+from agentcore.course.judges.core import (
+    AnswerRaised,
+    Judgement,
+    Namespace,
+    TimeLimitExceeded,
+    call,
+    error_name,
+    exercise,
+    kind,
+    plain,
+    same,
+)
+from agentcore.course.judges.runs import finished_run, tool_names, weather_tool_with
+from agentcore.course.teaching_tools import (
+    CONVERSION_TOOL,
+    DESCRIBE_TEMPERATURE_TOOL,
+    WEATHER_TOOL,
+    WeatherArguments,
+    build_tools,
+)
+from agentcore.course.text import phrase
+from agentcore.course.weather import ScriptedWeatherModel, weather_request
+from agentcore.errors import InvalidModelTurnError, ToolExecutionError
+from agentcore.protocol import ModelTurn, ToolCall
+from agentcore.runtime import AgentRun, AgentRuntime
+from agentcore.scripted import ScriptedModel
+from agentcore.tools import Tool
+
+_RUNTIME_SOURCE_HASH = hashlib.sha256(inspect.getsource(_runtime_module).encode()).hexdigest()
+_RUNTIME_CLASSES = (AgentRuntime, AgentRun)
+_RUNTIME_ATTRIBUTES = {cls: dict(vars(cls)) for cls in _RUNTIME_CLASSES}
+
+
+def runtime_unchanged() -> bool:
+    """Whether ``agentcore.runtime`` is as it was when this module was imported.
+
+    Compares a SHA-256 of the module's source (read again from disk) with the hash taken at
+    import, and every attribute of ``AgentRuntime`` and ``AgentRun`` with the ones seen then
+    (so a monkeypatched method shows too). Returns a bool; never raises.
+    """
+    try:
+        linecache.checkcache(_runtime_module.__file__)
+        source = inspect.getsource(_runtime_module)
+    except (OSError, TypeError):
+        return False
+    if hashlib.sha256(source.encode()).hexdigest() != _RUNTIME_SOURCE_HASH:
+        return False
+    if _runtime_module.AgentRuntime is not AgentRuntime or _runtime_module.AgentRun is not AgentRun:
+        return False
+    return all(dict(vars(cls)) == _RUNTIME_ATTRIBUTES[cls] for cls in _RUNTIME_CLASSES)
+
+
+def normalized_keys(value: dict[str, Any]) -> dict[str, Any]:
+    """A prediction dict with its keys spelled one way: ``"tool executions"`` and
+    ``"tool_executions"`` (lesson 01's spelling) are the same key."""
+    return {
+        (key.replace("_", " ").strip().lower() if isinstance(key, str) else key): item
+        for key, item in value.items()
+    }
+
+
+def prediction(ns: Namespace, name: str, keys: Sequence[str]) -> dict[str, Any] | Judgement:
+    """The learner's prediction dict ``name`` as plain data with normalized keys, or the
+    judgement that names the expected form (a dict with exactly ``keys``)."""
+    value = ns[name]
+    shown = ", ".join(repr(key) for key in keys)
+    if not isinstance(value, dict):
+        return False, "prediction_not_a_dict", {"name": name, "keys": shown, "kind": kind(value)}
+    given = normalized_keys(plain(value))
+    if set(given) != set(keys):
+        written = ", ".join(repr(key) for key in plain(value)) or "-"
+        return False, "prediction_keys", {"name": name, "keys": shown, "given": written}
+    return given
+
+
+@exercise("two_calls", ("my_turns", "my_prediction"))
+def two_calls(ns: Namespace) -> Judgement:
+    """Your turn: two calls in one turn, then a turn that reuses one of their call_ids.
+
+    ``my_turns``: a list of ``ModelTurn``; ``my_prediction``: a dict with the keys
+    ``"tool executions"`` (an int) and ``"error"`` (the error type's name, a str).
+    """
+    turns = ns["my_turns"]
+    if not isinstance(turns, (list, tuple)) or not all(type(t) is ModelTurn for t in turns):
+        return False, "turns_not_list", {"kind": kind(turns)}
+    if len(turns) < 2:
+        return False, "turns_too_few", {"count": len(turns)}
+    first = turns[0].tool_calls
+    if len(first) != 2:
+        return False, "turns_first", {"count": len(first)}
+    second_ids = {tool_call.call_id for tool_call in turns[1].tool_calls}
+    if not second_ids & {tool_call.call_id for tool_call in first}:
+        return False, "turns_second_fresh", {}
+    run = finished_run(AgentRuntime(ScriptedModel(list(turns)), build_tools()), weather_request())
+    if not isinstance(run.error, InvalidModelTurnError) or run.model_turns != 2:
+        failure = "-" if run.error is None else error_name(run.error)
+        return False, "turns_not_refused", {"error": failure, "turns": run.model_turns}
+    guess = prediction(ns, "my_prediction", ("tool executions", "error"))
+    if isinstance(guess, tuple):
+        return guess
+    if not same(guess["tool executions"], run.tool_executions):
+        return False, "turns_prediction_executions", {}
+    if not same(guess["error"], error_name(run.error)):
+        return False, "turns_prediction_error", {}
+    return True, "turns_right", {}
+
+
+def _hot_weather_tool() -> Tool:
+    return weather_tool_with(
+        {
+            "Tokyo": {"city": "Tokyo", "temperature_c": 30.0, "condition": "sunny"},
+            "Paris": {"city": "Paris", "temperature_c": 30.0, "condition": "sunny"},
+        }
+    )
+
+
+@exercise("describe_temperature", ("my_describe_tool", "describe_script"))
+def describe_temperature(ns: Namespace) -> Judgement:
+    """Your turn: the third tool, by changing only the tools and the model stand-in."""
+    tool, script = ns["my_describe_tool"], ns["describe_script"]
+    if not isinstance(tool, Tool):
+        return False, "describe_not_a_tool", {"kind": kind(tool)}
+    if tool.name != DESCRIBE_TEMPERATURE_TOOL.name:
+        return False, "describe_name", {"name": tool.name}
+    if not callable(script) or isinstance(script, (list, tuple)):
+        return False, "describe_not_a_function", {"kind": kind(script)}
+    expected = {"Tokyo": "mild", "hot": "hot"}
+    for case, weather in (("Tokyo", WEATHER_TOOL), ("hot", _hot_weather_tool())):
+        runtime = AgentRuntime(ScriptedModel(script), [weather, CONVERSION_TOOL, tool])
+        run = finished_run(runtime, weather_request(task="describe"))
+        if run.error is not None:
+            cause = run.error.__cause__ or run.error
+            if isinstance(cause, AnswerRaised):
+                cause = cause.error
+            return False, "describe_failed", {"error": error_name(cause)}
+        names = tool_names(run.messages)
+        if names != [WEATHER_TOOL.name, CONVERSION_TOOL.name, tool.name]:
+            return False, "describe_trace", {"tools": ", ".join(names) or "-"}
+        described = json.loads(run.messages[-2]["content"])
+        if described.get("description") != expected[case]:
+            return False, "describe_hard_coded", {}
+    if not runtime_unchanged():
+        return False, "describe_runtime_changed", {}
+    return True, "describe_right", {}
+
+
+class ReminderArguments(BaseModel):
+    """Arguments of ``send_reminder``: the reminder's text."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    text: str = Field(description="The reminder to send.")
+
+
+def reminder_runtime(send_reminder: Callable[..., Any], on_tool_error: str) -> AgentRuntime:
+    """A runtime whose only tool is ``send_reminder`` and whose model retries a failure once.
+
+    The model stand-in (a function script) asks for ``send_reminder`` (``call-remind``); if
+    the last observation is a failure it asks once more as ``call-remind-retry``, then gives
+    up with a final text (texts in :func:`agentcore.course.text.current_language`).
+    ``on_tool_error`` is ``"stop"`` or ``"observe"``. Raises what
+    ``Tool`` raises when the handler does not fit ``ReminderArguments`` (a ``TypeError``).
+    """
+    tool = Tool(
+        name="send_reminder",
+        description="Send the user a reminder; returns a confirmation.",
+        arguments_model=ReminderArguments,
+        handler=send_reminder,
+    )
+    reminder = phrase("lesson 06.reminder")
+    sent, failed = phrase("lesson 06.reminder sent"), phrase("lesson 06.reminder failed")
+
+    def retry_once(messages: Sequence[Mapping[str, Any]], tools: Any) -> ModelTurn:
+        tries = sum(1 for m in messages if m.get("role") == "tool")
+        last = json.loads(messages[-1]["content"]) if tries else {}
+        if tries < 2 and (tries == 0 or "error" in last):
+            call_id = "call-remind" if tries == 0 else "call-remind-retry"
+            return ModelTurn(tool_calls=(ToolCall(call_id, "send_reminder", {"text": reminder}),))
+        return ModelTurn(final_text=failed if "error" in last else sent)
+
+    return AgentRuntime(ScriptedModel(retry_once), [tool], on_tool_error=on_tool_error)  # type: ignore[arg-type]
+
+
+REMINDER_REQUEST = "Remind me to take an umbrella."
+POLICIES = ("stop", "observe")
+
+
+def reference_reminders() -> dict[str, int]:
+    """How many reminders a send-then-fail handler sends under each policy, by running it."""
+    sent: dict[str, int] = {}
+    for policy in POLICIES:
+        box: list[str] = []
+
+        def send_then_fail(text: str, box: list[str] = box) -> dict[str, Any]:
+            box.append(text)
+            raise TimeoutError("the reference mail server did not confirm")
+
+        finished_run(reminder_runtime(send_then_fail, policy), REMINDER_REQUEST)
+        sent[policy] = len(box)
+    return sent
+
+
+@exercise("failing_reminder", ("send_reminder",), needs={"outbox": "06_outbox"})
+def failing_reminder(ns: Namespace) -> Judgement:
+    """Your turn: a handler that sends (a side effect, ``outbox.append``), then raises."""
+    handler, outbox = ns["send_reminder"], ns["outbox"]
+    if not isinstance(outbox, list):
+        return False, "reminder_no_outbox", {}
+    kept = list.copy(outbox)
+    expected = reference_reminders()
+    try:
+        sent: dict[str, int] = {}
+        for policy in POLICIES:
+            list.clear(outbox)
+            try:
+                runtime = reminder_runtime(handler, policy)
+            except TypeError as error:
+                raise AnswerRaised("send_reminder", error) from error
+            run = finished_run(runtime, REMINDER_REQUEST)
+            sent[policy] = list.__len__(outbox)
+            if policy == "stop" and not isinstance(run.error, ToolExecutionError):
+                return False, "reminder_no_raise", {}
+        if sent["stop"] == 0:
+            return False, "reminder_no_side_effect", {}
+        if sent != expected:
+            return False, "reminder_counts", {"stop": sent["stop"], "observe": sent["observe"]}
+    finally:
+        outbox[:] = kept
+    return True, "reminder_right", {}
+
+
+@exercise("reminder_twice", ("my_reminders", "sent_twice"))
+def reminder_twice(ns: Namespace) -> Judgement:
+    """``my_reminders``: a dict with the keys ``"stop"`` and ``"observe"`` (ints);
+    ``sent_twice``: a bool, whether a retry sends the reminder twice."""
+    guess = prediction(ns, "my_reminders", POLICIES)
+    if isinstance(guess, tuple):
+        return guess
+    expected = reference_reminders()
+    if not same(guess["stop"], expected["stop"]):
+        return False, "twice_stop", {}
+    if not same(guess["observe"], expected["observe"]):
+        return False, "twice_observe", {}
+    if not same(ns["sent_twice"], expected["observe"] > 1):  # same() checks it is a bool
+        return False, "twice_answer", {}
+    return True, "twice_right", {}
+
+
+MAX_STEPS_KEYS = ("status", "model turns", "tool executions", "error")
+
+
+@exercise("max_steps_one", ("my_max_steps_prediction",))
+def max_steps_one(ns: Namespace) -> Judgement:
+    """``my_max_steps_prediction``: a dict with the keys ``"status"``, ``"model turns"``,
+    ``"tool executions"`` and ``"error"`` (``"-"`` when there is none)."""
+    guess = prediction(ns, "my_max_steps_prediction", MAX_STEPS_KEYS)
+    if isinstance(guess, tuple):
+        return guess
+    runtime = AgentRuntime(ScriptedWeatherModel(), build_tools(), max_steps=1)
+    run = finished_run(runtime, weather_request())
+    actual = {
+        "status": run.status if hasattr(run, "status") else ("failed" if run.error else "answered"),
+        "model turns": run.model_turns,
+        "tool executions": run.tool_executions,
+        "error": "-" if run.error is None else error_name(run.error),
+    }
+    wrong = [key for key in MAX_STEPS_KEYS if not same(guess[key], actual[key])]
+    if wrong:
+        return False, "max_steps_wrong", {"count": len(wrong), "field": wrong[0]}
+    return True, "max_steps_right", {}
+
+
+def _never_answers(messages: Sequence[Mapping[str, Any]], tools: Any) -> ModelTurn:
+    call_id = f"call-{len(messages)}"
+    return ModelTurn(tool_calls=(ToolCall(call_id, "get_teaching_weather", {"city": "Tokyo"}),))
+
+
+def _lookups_then_answer(lookups: int) -> ScriptedModel:
+    """A listed script of ``lookups`` tool turns, then an answer: it needs ``lookups + 1``
+    steps, and a model reused across tries starts in the middle of its script."""
+    turns = [
+        ModelTurn(tool_calls=(ToolCall(f"call-{n}", "get_teaching_weather", {"city": "Tokyo"}),))
+        for n in range(lookups)
+    ]
+    return ScriptedModel([*turns, ModelTurn(final_text="done")])
+
+
+def _broken_weather(city: str) -> dict[str, Any]:
+    raise ConnectionError("the weather service did not answer (a simulated outage)")
+
+
+@exercise("smallest_max_steps", ("smallest_max_steps",))
+def smallest_max_steps(ns: Namespace) -> Judgement:
+    """``smallest_max_steps(make_model, tools)``: the smallest ``max_steps`` that lets the run
+    answer (an int), ``None`` if none up to 6 does; a tool failure is raised, not hidden."""
+    function = ns["smallest_max_steps"]
+    tools = [*build_tools(), DESCRIBE_TEMPERATURE_TOOL]
+    cases: list[tuple[str, Callable[[], Any], int | None]] = [
+        ("case_greet", lambda: ScriptedWeatherModel(task="greet"), 1),
+        ("case_weather", lambda: ScriptedWeatherModel(task="weather"), 2),
+        ("case_convert", lambda: ScriptedWeatherModel(task="convert"), 3),
+        ("case_describe", lambda: ScriptedWeatherModel(task="describe"), 4),
+        ("case_never", lambda: ScriptedModel(_never_answers), None),
+        # the top of the range, and one past it; a listed script, so a reused model shows
+        ("case_six_steps", lambda: _lookups_then_answer(5), 6),
+        ("case_seven_steps", lambda: _lookups_then_answer(6), None),
+    ]
+    for case, make_model, expected in cases:
+        got = call("smallest_max_steps", function, make_model, list(tools))
+        if not same(plain(got) if got is None or type(got) is int else repr(got), expected):
+            return False, "budget_wrong", {"case_key": case}
+    broken = [
+        Tool(
+            name=WEATHER_TOOL.name,
+            description=WEATHER_TOOL.description,
+            arguments_model=WeatherArguments,
+            handler=_broken_weather,
+        ),
+        CONVERSION_TOOL,
+    ]
+    try:
+        function(lambda: ScriptedWeatherModel(task="convert"), broken)
+    except ToolExecutionError:
+        return True, "budget_right", {}
+    except TimeLimitExceeded:
+        raise
+    except BaseException as error:
+        raise AnswerRaised("smallest_max_steps", error) from error
+    return False, "budget_swallowed", {}

@@ -1,0 +1,64 @@
+"""Runs the judges share: the runtime driven by scripted models, and its records read back.
+
+Every judge tries an answer the way the runtime would (through ``AgentRuntime`` with scripted
+models, never by reading the learner's code); these are the few ways they do it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from agentcore.course.teaching_tools import WEATHER_TOOL, WeatherArguments
+from agentcore.errors import AgentRuntimeError
+from agentcore.runtime import AgentRun, AgentRuntime, RunResult
+from agentcore.tools import Tool
+
+
+def run(model: Any, tools: Sequence[Tool], request: str, **options: Any) -> RunResult:
+    """``AgentRuntime(model, tools, **options).run(request)``; raises what the run raises."""
+    return AgentRuntime(model, tools, **options).run(request)
+
+
+def outcome(model: Any, tools: Sequence[Tool], request: str, **options: Any) -> Any:
+    """The run's ``RunResult``, or the ``AgentRuntimeError`` it failed with."""
+    try:
+        return run(model, tools, request, **options)
+    except AgentRuntimeError as error:
+        return error
+
+
+def finished_run(runtime: AgentRuntime, request: str) -> AgentRun:
+    """A run of ``request`` stepped to its end; a failed run keeps its error on ``run.error``."""
+    started = runtime.start(request)
+    for _ in started:
+        pass
+    return started
+
+
+def call_ids(messages: Sequence[Mapping[str, Any]]) -> list[str]:
+    """The ``tool_call_id`` of every tool message, in order."""
+    return [str(m["tool_call_id"]) for m in messages if m.get("role") == "tool"]
+
+
+def tool_names(messages: Sequence[Mapping[str, Any]]) -> list[str]:
+    """The tool name of every tool message, in order."""
+    return [str(m["name"]) for m in messages if m.get("role") == "tool"]
+
+
+def weather_tool_with(records: Mapping[str, dict[str, Any]]) -> Tool:
+    """``get_teaching_weather`` with other records, so a hard-coded answer shows.
+
+    Input: the record of each city, by city name. Output: a ``Tool`` with the teaching tool's
+    name, description and arguments model; an unknown city raises ``KeyError`` in its handler.
+    """
+
+    def other_weather(city: str) -> dict[str, Any]:
+        return dict(records[city])
+
+    return Tool(
+        name=WEATHER_TOOL.name,
+        description=WEATHER_TOOL.description,
+        arguments_model=WeatherArguments,
+        handler=other_weather,
+    )

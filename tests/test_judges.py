@@ -1,0 +1,280 @@
+"""The judges without a kernel: accidents and tricks that must not change a verdict.
+
+Each test gives ``verdict`` a namespace as an answer cell would leave it and asserts the one
+line a learner would read: an always-equal object, an input mutated by the answer, a
+``SystemExit`` or an endless loop from learner code, a prerequisite cell not run, an answer
+cell that raised after defining its names, and valid answers in styles the lesson shows.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import textwrap
+from typing import Any
+
+import pytest
+
+from agentcore.course import checks
+from agentcore.course.judges import core, lesson00, lesson06_appendix
+
+
+def judged(exercise: str, code: str, **given: Any) -> str:
+    namespace: dict[str, Any] = dict(given)
+    exec(textwrap.dedent(code), namespace)
+    ok, line = checks.verdict(exercise, "en", namespace)
+    assert line.startswith("✔" if ok else "✘")
+    assert checks.verdict(exercise, "zh-CN", namespace)[1][0] == line[0]
+    return line
+
+
+ALWAYS_EQUAL = """
+class Anything(dict):
+    def __eq__(self, other):
+        return True
+    def __ne__(self, other):
+        return False
+    def get(self, key, default=None):
+        return Anything()
+    def __getitem__(self, key):
+        return Anything()
+    def __hash__(self):
+        return 0
+"""
+
+
+def test_always_equal_objects_fail() -> None:
+    line = judged("workflow_or_agent", ALWAYS_EQUAL + "my_answers = Anything()")
+    assert line.startswith("✘")
+    line = judged(
+        "predict_lengths", ALWAYS_EQUAL.replace("(dict)", "(int)") + "my_lengths = [Anything()] * 4"
+    )
+    assert line.startswith("✘")
+    line = judged(
+        "unanswered_calls",
+        ALWAYS_EQUAL.replace("(dict)", "(list)")
+        + "def unanswered_calls(messages):\n    return Anything()",
+    )
+    assert line.startswith("✘")
+
+
+@pytest.mark.parametrize("error", ["SystemExit", "KeyboardInterrupt", "GeneratorExit"])
+def test_any_base_exception_from_learner_code_is_one_line_naming_it(error: str) -> None:
+    line = judged("unanswered_calls", f"def unanswered_calls(messages):\n    raise {error}()")
+    assert line.startswith("✘") and error in line
+
+
+def test_an_endless_loop_gives_a_cross_not_a_hung_kernel(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(core, "TIME_LIMIT_SECONDS", 1.0)
+    looping = """
+    def unanswered_calls(messages):
+        while True:
+            try:
+                pass
+            except BaseException:
+                pass
+    """
+    line = judged("unanswered_calls", looping)
+    assert line.startswith("✘") and "1 seconds" in line
+    # and the kernel is usable afterwards: the solution is accepted
+    solution = """
+    def unanswered_calls(messages):
+        asked = [c["call_id"] for m in messages for c in m.get("tool_calls", [])]
+        seen = {m["tool_call_id"] for m in messages if m["role"] == "tool"}
+        return [c for c in asked if c not in seen]
+    """
+    assert judged("unanswered_calls", solution).startswith("✔")
+
+
+def test_an_answer_that_mutates_the_inputs_changes_nothing_for_the_next() -> None:
+    vandal = """
+    def unanswered_calls(messages):
+        for message in messages:
+            message.get("tool_calls", []).clear()
+            message.clear()
+        messages.clear()
+        return []
+    """
+    assert judged("unanswered_calls", vandal).startswith("✘")
+    solution = """
+    def unanswered_calls(messages):
+        asked = [c["call_id"] for m in messages for c in m.get("tool_calls", [])]
+        seen = {m["tool_call_id"] for m in messages if m["role"] == "tool"}
+        return [c for c in asked if c not in seen]
+    """
+    assert judged("unanswered_calls", solution).startswith("✔")
+
+
+def test_a_missing_prerequisite_names_the_cell_to_run() -> None:
+    line = judged("predictions", 'my_predictions = {"call-a": "runs"}')
+    assert "calls" in line and "earlier cell" in line and "raised" not in line
+
+
+def test_an_answer_cell_that_raised_says_so_even_with_the_names_defined() -> None:
+    namespace: dict[str, Any] = {"my_lengths": [1, 4, 6, 7]}
+    core.note_cell_result(("my_lengths",), ZeroDivisionError())
+    try:
+        ok, line = checks.verdict("predict_lengths", "en", namespace)
+        assert not ok and "ZeroDivisionError" in line
+    finally:
+        core.note_cell_result(("my_lengths",), None)
+    assert checks.verdict("predict_lengths", "en", namespace)[0]
+
+
+def test_unpaired_outputs_in_the_lessons_own_style_is_accepted() -> None:
+    lesson_style = """
+    def unpaired_outputs(items):
+        called, unpaired = set(), []
+        for item in items:
+            if item["type"] == "function_call":
+                called.add(item["call_id"])
+            elif item["type"] == "function_call_output" and item["call_id"] not in called:
+                unpaired.append(item["call_id"])
+        return unpaired
+    """
+    assert judged("unpaired_outputs", lesson_style).startswith("✔")
+
+
+def test_lesson_00_ships_no_answer_table() -> None:
+    values = [
+        value
+        for module in (lesson00, checks)
+        for name, value in vars(module).items()
+        if not name.startswith("__")
+    ]
+    assert not any(
+        isinstance(value, dict)
+        and value
+        and {str(v) for v in value.values()} <= {"workflow", "agent"}
+        for value in values
+    )
+    assert "JOBS" not in vars(checks)
+
+
+WHERE_PLAIN = {
+    "decides": {
+        ("agentcore.runtime", "_ask_model"),
+        ("agentcore.protocol", "generate"),
+        ("agentcore.protocol", "Model"),
+        ("agentcore.scripted", "generate"),
+        ("agentcore.course.weather", "generate"),
+        ("agentcore.providers.deepseek", "generate"),
+    },
+    "executes": {("agentcore.tools", "execute"), ("agentcore.runtime", "_execute")},
+    "state": {("agentcore.runtime", "AgentRun"), ("agentcore.runtime", "record")},
+    "errors": {
+        ("agentcore.runtime", "_check_turn"),
+        ("agentcore.runtime", "_check_call_ids"),
+        ("agentcore.runtime", "_check_budget"),
+        ("agentcore.runtime", "_execute"),
+        ("agentcore.tools", "validate"),
+        ("agentcore.tools", "prepare"),
+        ("agentcore.tools", "get"),
+        ("agentcore.protocol", "__post_init__"),
+    },
+    "stops": {("agentcore.runtime", "_loop")},
+}
+"""The right "where" answers, plain: kept with the tests, not in the package."""
+
+
+def test_where_fingerprints_are_the_plain_answers_and_each_names_a_definition() -> None:
+    for question, answers in WHERE_PLAIN.items():
+        digests = {lesson06_appendix.where_digest(question, m, n) for m, n in answers}
+        assert digests == lesson06_appendix.WHERE_ACCEPTED_DIGESTS[question], question
+        for module, name in answers:
+            source = inspect.getsource(importlib.import_module(module))
+            assert f"def {name}" in source or f"class {name}" in source, (module, name)
+
+
+def test_where_knows_every_file_of_the_package() -> None:
+    answer = """
+    my_where = {
+        "decides": ("runtime.py", "AgentRuntime._ask_model"),
+        "executes": ("teaching_tools.py", "get_teaching_weather"),
+        "state": ("runtime.py", "AgentRun"),
+        "errors": ("runtime.py", "_check_turn"),
+        "stops": ("runtime.py", "_loop"),
+    }
+    """
+    line = judged("where", answer)
+    assert line.startswith("✘") and "has no function" not in line and "executes" in line
+
+
+def test_two_calls_accepts_lesson_01s_key_spelling_and_names_the_keys() -> None:
+    turns = """
+    from agentcore import ModelTurn, ToolCall
+    my_turns = [
+        ModelTurn(tool_calls=(
+            ToolCall("call-tokyo", "get_teaching_weather", {"city": "Tokyo"}),
+            ToolCall("call-paris", "get_teaching_weather", {"city": "Paris"}),
+        )),
+        ModelTurn(tool_calls=(
+            ToolCall("call-tokyo", "celsius_to_fahrenheit", {"temperature_c": 18.0}),
+        )),
+    ]
+    """
+    right = turns + 'my_prediction = {"tool_executions": 2, "error": "InvalidModelTurnError"}'
+    assert judged("two_calls", right).startswith("✔")
+    wrong_keys = turns + 'my_prediction = {"executions": 2, "error": "InvalidModelTurnError"}'
+    line = judged("two_calls", wrong_keys)
+    assert "'tool executions', 'error'" in line and "like the one in the cell" not in line
+
+
+def test_reminder_twice_states_its_keys() -> None:
+    line = judged("reminder_twice", "my_reminders = [1, 2]\nsent_twice = True")
+    assert "'stop', 'observe'" in line
+
+
+def test_a_grade_comes_from_a_fresh_interpreter_that_the_answer_cannot_rig() -> None:
+    import json
+    from pathlib import Path
+
+    from agentcore.course.judges.grade import judge_notebook
+
+    path = Path(__file__).parent.parent / "notebooks" / "en" / "solutions" / "03-errors.ipynb"
+    source = json.loads(path.read_text(encoding="utf-8"))
+    assert {name: ok for name, (ok, _) in judge_notebook(source, source).items()} == {
+        "break_second_turn": True,
+        "unanswered_calls": True,
+    }
+    rigged = json.loads(json.dumps(source))
+    patch = (
+        "from agentcore.course.judges import lesson03\n"
+        "lesson03.same = lambda left, right: True\n"
+        "def unanswered_calls(messages):\n"
+        "    return []\n"
+    )
+    for cell in rigged["cells"]:
+        if cell["metadata"].get("agentcore", {}).get("exercise") == "unanswered_calls":
+            cell["source"] = patch
+    ok, line = judge_notebook(source, rigged, ["unanswered_calls"])["unanswered_calls"]
+    assert not ok and "changed the judge" in line
+
+
+def test_a_registry_changed_in_place_is_seen_and_undone_before_the_next_answer() -> None:
+    import json
+    from pathlib import Path
+
+    from agentcore.course.judges.grade import judge_notebook
+
+    path = Path(__file__).parent.parent / "notebooks" / "en" / "solutions" / "03-errors.ipynb"
+    source = json.loads(path.read_text(encoding="utf-8"))
+    rigged = json.loads(json.dumps(source))
+    sources = {
+        "break_second_turn": (
+            "from agentcore.course.judges import core\n"
+            "for name, spec in list(core.EXERCISES.items()):\n"
+            "    core.EXERCISES[name] = core.Exercise(spec.names, lambda ns: (True, 'x', {}))\n"
+            "my_script = None\n"
+        ),
+        "unanswered_calls": "def unanswered_calls(messages):\n    return []\n",
+    }
+    for cell in rigged["cells"]:
+        exercise = cell["metadata"].get("agentcore", {}).get("exercise")
+        if exercise in sources:
+            cell["source"] = sources[exercise]
+    judged = judge_notebook(source, rigged)
+    assert (
+        not judged["break_second_turn"][0] and "changed the judge" in judged["break_second_turn"][1]
+    )
+    assert not judged["unanswered_calls"][0] and "changed" not in judged["unanswered_calls"][1]
