@@ -121,7 +121,9 @@ def exercise_cells() -> list[str]:
     ids = [cell["metadata"].get("nbgrader", {}).get("grade_id", "") for cell in cells]
     first = next(i for i, grade_id in enumerate(ids) if grade_id.startswith("answer_"))
     check = ids.index("check_" + ids[first][len("answer_") :])
-    return ["".join(cells[first]["source"]), "".join(cells[check]["source"])]
+    # The check cell as a learner has it: the hidden tests stay with the teacher.
+    check_source = "".join(cells[check]["source"]).split("### BEGIN HIDDEN TESTS")[0]
+    return ["".join(cells[first]["source"]), check_source]
 
 
 def session(hub: Hub, learner: str) -> dict[str, Any]:

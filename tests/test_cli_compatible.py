@@ -121,7 +121,8 @@ def test_the_new_flags_have_help_in_both_languages(capsys: pytest.CaptureFixture
     with pytest.raises(SystemExit):
         main(["--help", "--language", "zh-CN"])
     out = capsys.readouterr().out
-    assert "存放 key 的环境变量的名字" in out and "--api-key-env NAME" in out
+    flat = "".join(out.split())  # the help is wrapped by display width
+    assert "存放密钥的环境变量的名字" in flat and "--api-key-env NAME" in out
     with pytest.raises(SystemExit):
         main(["doctor", "--help"])
     out = capsys.readouterr().out
@@ -186,7 +187,7 @@ def test_doctor_speaks_chinese(capsys: pytest.CaptureFixture[str]) -> None:
     argv = ["doctor", "--offline", "--quirk", "tools-dropped", "--profile", "ollama"]
     assert main([*argv, "--language", "zh-CN"]) == 1
     out = capsys.readouterr().out
-    assert "结论：这个服务器没有给出 Runtime 能执行的 Tool Call（工具调用）。" in out
+    assert "结论：这个服务器没有给出 Runtime 能执行的工具调用。" in out
     assert "它在模型看到之前就丢掉了 tools。请换用模板支持工具的模型" in out
 
 

@@ -30,7 +30,7 @@ def notebook(kind: str) -> dict:
     for cell in solved["cells"]:
         nbgrader = cell["metadata"].get("nbgrader", {})
         if nbgrader.get("solution") and cell["metadata"].get("agentcore", {}).get("wrong_answers"):
-            wrong = cell["metadata"]["agentcore"]["wrong_answers"][0]
+            wrong = cell["metadata"]["agentcore"]["wrong_answers"][0]["code"]
             cell["source"] = REGION.sub(lambda _, text=wrong: text + "\n", "".join(cell["source"]))
         if nbgrader.get("grade"):
             cell["outputs"] = [{"output_type": "stream", "name": "stdout", "text": "✘ not yet\n"}]

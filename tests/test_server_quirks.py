@@ -295,4 +295,4 @@ def test_the_flag_a_server_needs_is_explained_in_chinese_too() -> None:
     from agentcore.course.text import explain
 
     error, _ = run("tools-need-flag", "llama-server")
-    assert "llama-server 只有以 --jinja 启动时才接受 tools" in explain(error, "zh-CN")
+    assert "llama-server 只有以 `--jinja` 启动时才接受 `tools`" in explain(error, "zh-CN")

@@ -233,17 +233,25 @@ def _add_server_flags(parser: argparse.ArgumentParser, language: Language) -> No
     from agentcore.providers.chat_profiles import CHAT_PROFILES
     from agentcore.providers.local_chat_server import QUIRKS
 
-    parser.add_argument("--base-url", metavar="URL", help=phrase("cli.base url", language))
-    parser.add_argument("--model", metavar="NAME", help=phrase("cli.model", language))
-    parser.add_argument("--api-key-env", metavar="NAME", help=phrase("cli.api key env", language))
+    def say(key: str) -> str:
+        return _wrapped(phrase(key, language))
+
+    parser.add_argument("--base-url", metavar="URL", help=say("cli.base url"))
+    parser.add_argument("--model", metavar="NAME", help=say("cli.model"))
+    parser.add_argument("--api-key-env", metavar="NAME", help=say("cli.api key env"))
     parser.add_argument(
         "--profile",
         choices=list(CHAT_PROFILES),
         default="generic",
-        help=phrase("cli.profile", language),
+        metavar="PROFILE",  # the choices are listed in the help line, not in the usage
+        help=_wrapped(phrase("cli.profile", language, choices=", ".join(CHAT_PROFILES))),
     )
     parser.add_argument(
-        "--quirk", choices=list(QUIRKS), action="append", help=phrase("cli.quirk", language)
+        "--quirk",
+        choices=list(QUIRKS),
+        action="append",
+        metavar="QUIRK",  # eleven names: listed in the help line, not in the usage
+        help=_wrapped(phrase("cli.quirk", language, choices=", ".join(QUIRKS))),
     )
 
 
@@ -252,13 +260,18 @@ def build_doctor_parser(language: Language = "en") -> argparse.ArgumentParser:
     parser = _Parser(
         language,
         prog="python -m agentcore doctor",
-        description=phrase("doctor.description", language),
+        description=_wrapped(phrase("doctor.description", language), HELP_WIDTH),
     )
     parser.add_argument(
-        "--language", choices=LANGUAGES, default=language, help=phrase("cli.language", language)
+        "--language",
+        choices=LANGUAGES,
+        default=language,
+        help=_wrapped(phrase("cli.language", language)),
     )
     _add_server_flags(parser, language)
-    parser.add_argument("--offline", action="store_true", help=phrase("doctor.offline", language))
+    parser.add_argument(
+        "--offline", action="store_true", help=_wrapped(phrase("doctor.offline", language))
+    )
     return parser
 
 

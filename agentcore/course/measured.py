@@ -55,9 +55,9 @@ def local_model_table(measurement: dict[str, Any], language: Language | None = N
     ]
     for row in rows:
         cells = [
-            row["task"],
-            row["city"],
-            row["language"],
+            phrase(f"measured.task.{row['task']}", language),
+            phrase(f"teaching weather.{row['city']}", language),
+            phrase(f"measured.language.{row['language']}", language),
             " → ".join(row["expected"]) or "-",
             " → ".join(row["got"]) or "-",
             yes if row["right first step"] else no,
