@@ -187,23 +187,16 @@ def trust_repository(name: str, repository: Path) -> None:
 
 def stop_user_processes(name: str) -> None:
     """Stop every process running as the account ``name`` (SIGTERM, then SIGKILL after 10 s)."""
+    from scripts.hub import stop_processes
+
     uid = pwd.getpwnam(name).pw_uid
-    mine = [
-        process
-        for process in psutil.process_iter(["uids"])
-        if process.info["uids"] and process.info["uids"].real == uid
-    ]
-    for process in mine:
-        try:
-            process.terminate()
-        except psutil.NoSuchProcess:
-            continue
-    _, alive = psutil.wait_procs(mine, timeout=10)
-    for process in alive:
-        try:
-            process.kill()
-        except psutil.NoSuchProcess:
-            continue
+    stop_processes(
+        [
+            process.pid
+            for process in psutil.process_iter(["uids"])
+            if process.info["uids"] and process.info["uids"].real == uid
+        ]
+    )
 
 
 def remove_accounts(names: list[str]) -> list[str]:

@@ -41,6 +41,7 @@ import subprocess
 import sys
 import time
 import uuid
+import warnings
 from collections.abc import Coroutine, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
@@ -50,6 +51,7 @@ from typing import Any, TypeVar
 from urllib.parse import quote, urlencode
 
 import requests
+from urllib3.exceptions import InsecureRequestWarning
 
 ROOT = Path(__file__).resolve().parent.parent
 LOCAL_PROXY = ROOT / ".classroom" / "npm" / "node_modules" / ".bin" / "configurable-http-proxy"
@@ -446,8 +448,12 @@ def running_hub(folder: ClassFolder, settings: Settings) -> Iterator[Hub]:
             deadline = time.monotonic() + 90
             while True:
                 try:
-                    # Only "is it up?": the certificate may name the room's host, not this.
-                    answer = requests.get(f"{hub.url}/hub/api/", timeout=2, verify=False)
+                    # Only "is it up?": the certificate may name the room's host, not this
+                    # address, so it is not checked, and urllib3's warning about that would
+                    # only alarm the teacher.
+                    with warnings.catch_warnings():
+                        warnings.simplefilter("ignore", InsecureRequestWarning)
+                        answer = requests.get(f"{hub.url}/hub/api/", timeout=2, verify=False)
                     if answer.status_code == 200:
                         break
                 except requests.RequestException:

@@ -36,6 +36,7 @@ import subprocess
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlencode
@@ -43,6 +44,7 @@ from urllib.parse import quote, urlencode
 import psutil
 import pytest
 import requests
+import trustme
 
 from scripts.classroom import ROOT, answer_regions, build_distribution, solution_leaks
 from scripts.hub import (
@@ -448,3 +450,40 @@ def test_serve_again_keeps_accounts_and_work_and_stops_without_leftovers(
                 serve.kill()
                 serve.wait()
             stop_processes(below)
+
+
+def test_the_class_is_served_over_https_with_the_teachers_certificate(
+    classroom: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--certificate`` and ``--key``: learners log in over HTTPS and plain HTTP gets nothing.
+
+    The certificate comes from a throwaway authority (trustme), as a room's would come from the
+    school's; the learner's browser trusts that authority (here: ``REQUESTS_CA_BUNDLE``).
+    """
+    authority = trustme.CA()
+    served = authority.issue_cert("127.0.0.1", "localhost")
+    certificate, key = tmp_path / "room.pem", tmp_path / "room.key"
+    served.cert_chain_pems[0].write_to_path(str(certificate))
+    served.private_key_pem.write_to_path(str(key))
+    # The hub's user reads them; tmp_path is not open to it.
+    for path in (certificate, key):
+        os.chmod(path, 0o644)
+    os.chmod(tmp_path, 0o755)
+    trusted = tmp_path / "authority.pem"
+    authority.cert_pem.write_to_path(str(trusted))
+    classroom.settings = replace(classroom.settings, certificate=certificate, key=key)
+    hub = classroom.start()
+    try:
+        assert hub.url.startswith("https://127.0.0.1:")
+        monkeypatch.setenv("REQUESTS_CA_BUNDLE", str(trusted))
+        session = log_in(hub, "ada")
+        assert session.get(f"{hub.url}/hub/home", timeout=30).status_code == 200
+        stranger = tmp_path / "another-authority.pem"
+        trustme.CA().cert_pem.write_to_path(str(stranger))
+        with pytest.raises(requests.exceptions.SSLError):  # it is TLS with this certificate
+            requests.get(f"{hub.url}/hub/login", timeout=10, verify=str(stranger))
+        plain = hub.url.replace("https://", "http://")
+        with pytest.raises(requests.exceptions.ConnectionError):
+            requests.get(f"{plain}/hub/login", timeout=10)
+    finally:
+        classroom.stop()
