@@ -495,7 +495,9 @@ def nav_targets(line: str) -> list[str]:
     return [
         target
         for target in NAV_LINK.findall(line)
-        if "GLOSSARY" not in target and "README" not in target and "/zh-CN/" not in target
+        if "GLOSSARY" not in target
+        and "README" not in target
+        and "/zh-CN/" not in target
         and "/en/" not in target
     ]
 
@@ -522,7 +524,8 @@ def test_both_languages_state_the_same_time_and_links_in_the_header(path: Path) 
     english = header_lines(path)
     chinese = header_lines(ROOT / "notebooks" / "zh-CN" / "solutions" / path.name)
     minutes = re.search(r"about (\d+) minutes", english[2])
-    assert minutes and f"**用时：**约 {minutes.group(1)} 分钟" in chinese[2], (english[2], chinese[2])
+    assert minutes, english[2]
+    assert f"**用时：**约 {minutes.group(1)} 分钟" in chinese[2], (english[2], chinese[2])
     assert nav_targets(english[4]) == nav_targets(chinese[4]), (english[4], chinese[4])
     assert chinese[4].endswith(f"[English](../en/{path.name}) | **简体中文**"), chinese[4]
 
