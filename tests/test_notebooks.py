@@ -481,6 +481,55 @@ def test_zh_cn_lesson_speaks_with_one_voice(path: Path) -> None:
     assert not any(v in rest for v in SLOGAN_VARIANTS), "the slogan in another wording"
 
 
+EN_SOLUTIONS = solutions("en")
+EN_ALL = lessons("en") + EN_SOLUTIONS
+NAV_LINK = re.compile(r"\]\(([^)\s]+)\)")
+
+
+def header_lines(path: Path) -> list[str]:
+    return str(read(path).cells[0].source).split("\n")
+
+
+def nav_targets(line: str) -> list[str]:
+    """The lesson links of a header's nav line: no glossary, language switch or course overview."""
+    return [
+        target
+        for target in NAV_LINK.findall(line)
+        if "GLOSSARY" not in target
+        and "README" not in target
+        and "/zh-CN/" not in target
+        and "/en/" not in target
+    ]
+
+
+@pytest.mark.parametrize("path", EN_ALL, ids=lesson_id)
+def test_english_lesson_header_has_the_one_format(path: Path) -> None:
+    # The same five lines, in the same order, as the zh-CN header checked above.
+    header = header_lines(path)
+    appendix = "appendix" in path.name
+    assert re.match(r"^# \d\d( appendix)? · [A-Z]", header[0]), header[0]
+    assert (" appendix · " in header[0]) == appendix, header[0]
+    sections = r"^\*\*Chapter:\*\* .+ · \*\*Time:\*\* about \d+ minutes$"
+    assert re.match(sections, header[2]), header[2]
+    nav = header[4]
+    assert "[Glossary](../../docs/GLOSSARY.md)" in nav, nav
+    assert nav.endswith(f"· **English** | [简体中文](../zh-CN/{path.name})"), nav
+    assert header[6].startswith("**Prerequisites:** "), header[6]
+    wanted = f"**After this {'appendix' if appendix else 'lesson'} you will be able to:**"
+    assert wanted in header, header
+
+
+@pytest.mark.parametrize("path", EN_SOLUTIONS, ids=lesson_id)
+def test_both_languages_state_the_same_time_and_links_in_the_header(path: Path) -> None:
+    english = header_lines(path)
+    chinese = header_lines(ROOT / "notebooks" / "zh-CN" / "solutions" / path.name)
+    minutes = re.search(r"about (\d+) minutes", english[2])
+    assert minutes, english[2]
+    assert f"**用时：**约 {minutes.group(1)} 分钟" in chinese[2], (english[2], chinese[2])
+    assert nav_targets(english[4]) == nav_targets(chinese[4]), (english[4], chinese[4])
+    assert chinese[4].endswith(f"[English](../en/{path.name}) | **简体中文**"), chinese[4]
+
+
 def test_the_chinese_docs_quote_the_slogan_in_one_wording() -> None:
     for name in ("README.zh-CN.md", "docs/teaching/README.zh-CN.md", "docs/cheatsheet.zh-CN.md"):
         rest = (ROOT / name).read_text(encoding="utf-8").replace(SLOGAN, "")
