@@ -31,6 +31,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 import importlib
+import importlib.util
 import inspect
 import pkgutil
 import sys
@@ -38,7 +39,7 @@ import typing
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
-from types import CodeType, FrameType, ModuleType, TracebackType
+from types import CodeType, FrameType, TracebackType
 from typing import Any
 
 import agentcore
@@ -275,14 +276,17 @@ def module_files() -> dict[str, tuple[str, ...]]:
 
 
 @cache
-def _defined_names(module: ModuleType) -> frozenset[str]:
-    """Every name the module's source defines: ``def``/``class`` at any depth (also as
-    ``Class.method``), assignments and imports at module or class level."""
+def _defined_names(module_name: str) -> frozenset[str]:
+    """Every name the module's source file defines, read without importing it: ``def`` and
+    ``class`` at any depth (also as ``Class.method``), assignments and imports at module or
+    class level."""
+    spec = importlib.util.find_spec(module_name)
     try:
-        tree = ast.parse(inspect.getsource(module))
-    except (OSError, TypeError, SyntaxError):
-        return frozenset(vars(module))
-    names: set[str] = set(vars(module))
+        with open(str(spec and spec.origin), encoding="utf-8") as source:
+            tree = ast.parse(source.read())
+    except (OSError, SyntaxError, ValueError):
+        return frozenset()
+    names: set[str] = set()
 
     def visit(node: ast.AST, prefix: str) -> None:
         for child in ast.iter_child_nodes(node):
@@ -294,6 +298,8 @@ def _defined_names(module: ModuleType) -> frozenset[str]:
                 for target in targets:
                     if isinstance(target, ast.Name):
                         names.update({target.id, prefix + target.id})
+            elif isinstance(child, (ast.Import, ast.ImportFrom)):
+                names.update((a.asname or a.name).split(".")[0] for a in child.names)
             else:
                 visit(child, prefix)
 
@@ -338,13 +344,13 @@ def find(file: str, dotted: str) -> Found:
     targets: list[tuple[Any, Any]] = []
     exists, elsewhere = False, ""
     for name in modules:
+        exists = exists or ".".join(parts) in _defined_names(name)
+        if not parts or name.endswith(".__main__"):  # importing __main__ would run the CLI
+            continue
         try:
             module = importlib.import_module(name)
         except ImportError:  # an optional provider's dependency is missing
             continue
-        if not parts:
-            continue
-        exists = exists or ".".join(parts) in _defined_names(module)
         head = vars(module).get(parts[0])
         home = getattr(head, "__module__", name)
         if (inspect.isclass(head) or inspect.isfunction(head)) and home != name:
