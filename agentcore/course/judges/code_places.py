@@ -203,9 +203,11 @@ class Places:
             return False
 
 
-@cache
 def places() -> Places:
-    """The places, read once from the reference run and the fault runs (a few milliseconds).
+    """The places, read from the reference run and the fault runs (a few milliseconds).
+
+    Read again for every verdict, never cached: a cache filled while an answer cell had
+    patched the runtime would outlive the grade runner's restoring of the package.
 
     Raises ``RuntimeError`` if a run did not show what it should (the runtime changed so much
     that a place cannot be found): then the judge's own premise is broken, not the answer.
@@ -260,12 +262,12 @@ def places() -> Places:
 # ----------------------------------------------------------------------------- the learner's names
 
 
-@cache
 def module_files() -> dict[str, tuple[str, ...]]:
     """Every module of the ``agentcore`` package by its file's name (``runtime.py``).
 
     Derived from the package's layout (``pkgutil``), so a file added or moved is known
-    without a table; a package's ``__init__.py`` is listed too.
+    without a table; a package's ``__init__.py`` is listed too. Not cached (for the same
+    reason as :func:`places`; it takes well under a millisecond).
     """
     files: dict[str, list[str]] = {}
     for info in pkgutil.walk_packages(agentcore.__path__, "agentcore."):
