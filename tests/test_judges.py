@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from agentcore.course import checks
-from agentcore.course.judges import code_places, core, lesson00
+from agentcore.course.judges import code_places, core, lesson00, lesson06_appendix
 
 
 def judged(exercise: str, code: str, **given: Any) -> str:
@@ -317,3 +317,22 @@ def test_a_registry_changed_in_place_is_seen_and_undone_before_the_next_answer()
         not judged["break_second_turn"][0] and "changed the judge" in judged["break_second_turn"][1]
     )
     assert not judged["unanswered_calls"][0] and "changed" not in judged["unanswered_calls"][1]
+
+
+def test_task_succeeded_cases_are_what_the_handler_did() -> None:
+    # the expected values come from the conversion handler's own returns, not a table
+    expected = {key: value for key, _, value in lesson06_appendix._succeeded_cases()}
+    assert expected["case_retry_succeeded"] is True  # the first observation does not decide
+    assert expected["case_converted_no_answer"] is True  # max_steps=2: converted, no answer
+    assert expected["case_max_steps"] is False  # max_steps=1: stopped before converting
+    assert expected["case_retries_failed"] is False and expected["case_guess"] is False
+    assert expected["case_describe"] is True and expected["case_paris"] is True
+
+
+def test_a_check_whose_own_runs_fail_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken() -> None:
+        raise RuntimeError("the runtime changed")
+
+    monkeypatch.setattr(lesson06_appendix, "_succeeded_cases", broken)
+    line = judged("task_succeeded", "def task_succeeded(messages):\n    return True")
+    assert "check's own runs failed with RuntimeError" in line and "your task_succeeded" not in line

@@ -39,8 +39,8 @@ from __future__ import annotations
 import dataclasses
 import json
 import typing
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 from agentcore.course.judges.code_places import QUESTIONS, find, places
 from agentcore.course.judges.core import (
@@ -48,6 +48,7 @@ from agentcore.course.judges.core import (
     Judgement,
     Namespace,
     call,
+    error_name,
     exercise,
     kind,
     plain,
@@ -65,6 +66,18 @@ from agentcore.protocol import ModelTurn, ToolCall
 from agentcore.runtime import AgentRuntime
 from agentcore.scripted import ScriptedModel
 from agentcore.tools import Tool
+
+T = TypeVar("T")
+
+
+def _own(work: Callable[[], T]) -> T:
+    """Run the check's own fixture (no learner code in it): what it raises is the check's
+    failure, so the verdict says so instead of blaming the answer."""
+    try:
+        return work()
+    except Exception as error:  # the runtime or the course changed under the check
+        raise FixtureFailed("fixture_failed", error=error_name(error)) from error
+
 
 # ----------------------------------------------------------------------------- task_succeeded
 
@@ -145,7 +158,7 @@ def _succeeded_cases() -> list[tuple[str, list[Any], bool]]:
 def task_succeeded(ns: Namespace) -> Judgement:
     """``task_succeeded(messages)``: a bool, whether a conversion observation is not a failure."""
     function = ns["task_succeeded"]
-    cases = _succeeded_cases()
+    cases = _own(_succeeded_cases)
     wrong = []
     for case, messages, expected in cases:
         got = call("task_succeeded", function, messages)
@@ -216,9 +229,8 @@ def trajectory(ns: Namespace) -> Judgement:
     repeated = next((step for step in steps if steps.count(step) > 1), None)
     if repeated is not None:
         return False, "trajectory_repeated", {"step": repeated}
-    finished = finished_run(
-        AgentRuntime(ScriptedWeatherModel(), [WEATHER_TOOL, CONVERSION_TOOL]), weather_request()
-    )
+    runtime = AgentRuntime(ScriptedWeatherModel(), [WEATHER_TOOL, CONVERSION_TOOL])
+    finished = _own(lambda: finished_run(runtime, weather_request()))
     expected = [(_event_step(event), holder(event)) for event in finished.events]
     if len(pairs) != len(expected):
         return False, "trajectory_length", {"count": len(pairs), "total": len(expected)}
@@ -253,10 +265,7 @@ def where(ns: Namespace) -> Judgement:
     if len(answers) != len(QUESTIONS):
         given = ", ".join(repr(key) for key in answers)
         return False, "prediction_keys", {"name": "my_where", "keys": shown, "given": given}
-    try:
-        known = places()
-    except RuntimeError as error:  # the runtime's own runs no longer show a place
-        raise FixtureFailed("where_places_missing") from error
+    known = _own(places)
     for question in QUESTIONS:
         answer = answers[question]
         if not (
