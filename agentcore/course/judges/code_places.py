@@ -248,7 +248,7 @@ def places() -> Places:
         sys.setprofile(previous)
     for runtime in _fault_runtimes():
         failed = finished_run(runtime, weather_request()).error
-        frames = [f for f in _traceback_frames(getattr(failed, "__traceback__", None))]
+        frames = _traceback_frames(getattr(failed, "__traceback__", None))
         found["errors"] |= {f.f_code for f in frames if _is_package_code(f) and not _is_loop(f)}
     stopped = finished_run(AgentRuntime(ScriptedWeatherModel(), tools, max_steps=1), "x").error
     if isinstance(stopped, MaxStepsExceeded) and stopped.__traceback__ is not None:
