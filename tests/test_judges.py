@@ -9,8 +9,10 @@ cell that raised after defining its names, and valid answers in styles the lesso
 from __future__ import annotations
 
 import ast
+import copy
 import importlib
 import importlib.util
+import json
 import textwrap
 from typing import Any
 
@@ -336,3 +338,45 @@ def test_a_check_whose_own_runs_fail_says_so(monkeypatch: pytest.MonkeyPatch) ->
     monkeypatch.setattr(lesson06_appendix, "_succeeded_cases", broken)
     line = judged("task_succeeded", "def task_succeeded(messages):\n    return True")
     assert "check's own runs failed with RuntimeError" in line and "your task_succeeded" not in line
+
+
+APPENDIX_RIGS = {
+    "where": (
+        "my_where",
+        "import agentcore.course.judges.code_places as places\n"
+        "places.Places.accepts = lambda *args: True\n"
+        'my_where = {q: ("runtime.py", "RunResult") for q in places.QUESTIONS}\n',
+    ),
+    "task_succeeded": (
+        "task_succeeded",
+        "import agentcore.course.judges.lesson06_appendix as judges\n"
+        "judges._succeeded_cases = lambda: []\n"
+        "def task_succeeded(messages):\n    return True\n",
+    ),
+    "trajectory": (
+        "my_trajectory",
+        "import agentcore.course.judges.lesson06_appendix as judges\n"
+        "judges.TRAJECTORY_STEPS.clear()\n"
+        'judges.TRAJECTORY_STEPS["A"] = ("ModelDecision", "get_teaching_weather")\n'
+        'my_trajectory = [("A", "model")]\n',
+    ),
+}
+"""Answer cells that patch the lesson 06 appendix's judges (the places, the cases, the table)."""
+
+
+@pytest.mark.slow
+def test_a_grade_of_the_appendix_refuses_answers_that_patch_its_judges() -> None:
+    from agentcore.course.judges.grade import judge_notebook
+    from scripts.lessons import NOTEBOOKS
+
+    path = NOTEBOOKS / "en" / "solutions" / "06-appendix-reference-and-trajectory.ipynb"
+    source = json.loads(path.read_text(encoding="utf-8"))
+    rigged = copy.deepcopy(source)
+    for cell in rigged["cells"]:
+        exercise = cell["metadata"].get("agentcore", {}).get("exercise")
+        if exercise in APPENDIX_RIGS:
+            name, code = APPENDIX_RIGS[exercise]
+            cell["source"] = f'forget("{name}")\n' + code
+    assert all(ok for ok, _ in judge_notebook(source, source, language="en").values())
+    for exercise, (ok, line) in judge_notebook(source, rigged, language="en").items():
+        assert not ok and "changed the judge" in line, (exercise, line)
