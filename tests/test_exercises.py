@@ -44,6 +44,9 @@ PROBED = {
     "check_paris_weather",
     "compare_cities",
     "unpaired_outputs",
+    "task_succeeded",
+    "trajectory",
+    "where",
 }
 """Exercises whose kinds of mistake are written down (issue 18): at least 6 wrong answers, each
 ``{"code": ..., "mistake": ...}``, and at least 2 valid answers in other styles. The others keep

@@ -8,15 +8,18 @@ cell that raised after defining its names, and valid answers in styles the lesso
 
 from __future__ import annotations
 
+import ast
+import copy
 import importlib
-import inspect
+import importlib.util
+import json
 import textwrap
 from typing import Any
 
 import pytest
 
 from agentcore.course import checks
-from agentcore.course.judges import core, lesson00, lesson06_appendix
+from agentcore.course.judges import code_places, core, lesson00, lesson06_appendix
 
 
 def judged(exercise: str, code: str, **given: Any) -> str:
@@ -151,39 +154,77 @@ def test_lesson_00_ships_no_answer_table() -> None:
     assert "JOBS" not in vars(checks)
 
 
-WHERE_PLAIN = {
-    "decides": {
-        ("agentcore.runtime", "_ask_model"),
-        ("agentcore.protocol", "generate"),
-        ("agentcore.protocol", "Model"),
-        ("agentcore.scripted", "generate"),
-        ("agentcore.course.weather", "generate"),
-        ("agentcore.providers.deepseek", "generate"),
-    },
-    "executes": {("agentcore.tools", "execute"), ("agentcore.runtime", "_execute")},
-    "state": {("agentcore.runtime", "AgentRun"), ("agentcore.runtime", "record")},
-    "errors": {
-        ("agentcore.runtime", "_check_turn"),
-        ("agentcore.runtime", "_check_call_ids"),
-        ("agentcore.runtime", "_check_budget"),
-        ("agentcore.runtime", "_execute"),
-        ("agentcore.tools", "validate"),
-        ("agentcore.tools", "prepare"),
-        ("agentcore.tools", "get"),
-        ("agentcore.protocol", "__post_init__"),
-    },
-    "stops": {("agentcore.runtime", "_loop")},
+WHERE_LESSON = {
+    "decides": [
+        ("runtime.py", "AgentRuntime._ask_model"),
+        ("weather.py", "ScriptedWeatherModel.generate"),
+        ("scripted.py", "ScriptedModel.generate"),
+        ("deepseek.py", "DeepSeekResponsesModel.generate"),
+        ("protocol.py", "Model"),
+        ("protocol.py", "Model.generate"),
+    ],
+    "executes": [("runtime.py", "AgentRuntime._execute"), ("tools.py", "Tool.execute")],
+    "state": [("runtime.py", "AgentRun"), ("runtime.py", "AgentRun.record")],
+    "errors": [
+        ("runtime.py", "AgentRuntime._check_turn"),
+        ("runtime.py", "_check_call_ids"),
+        ("runtime.py", "_check_budget"),
+        ("tools.py", "ToolRegistry.prepare"),
+        ("tools.py", "Tool.validate"),
+        ("runtime.py", "AgentRuntime._execute"),
+        ("protocol.py", "ModelTurn.__post_init__"),
+    ],
+    "stops": [("runtime.py", "AgentRuntime._loop")],
 }
-"""The right "where" answers, plain: kept with the tests, not in the package."""
+"""What the lesson's "why" names for each question: the places read from the runs hold each."""
+
+WHERE_NOT = {
+    "decides": [("runtime.py", "AgentRuntime._loop"), ("runtime.py", "AgentRun.step")],
+    "executes": [
+        ("teaching_tools.py", "get_teaching_weather"),
+        ("weather.py", "ScriptedWeatherModel.generate"),
+    ],
+    "state": [("runtime.py", "AgentRuntime"), ("runtime.py", "RunResult")],
+    "errors": [("errors.py", "AgentRuntimeError"), ("tools.py", "ToolRegistry.get")],
+    "stops": [("protocol.py", "ModelTurn"), ("runtime.py", "AgentRun.finish")],
+}
+"""Real learners' mistakes: a name the file has, in the wrong place."""
 
 
-def test_where_fingerprints_are_the_plain_answers_and_each_names_a_definition() -> None:
-    for question, answers in WHERE_PLAIN.items():
-        digests = {lesson06_appendix.where_digest(question, m, n) for m, n in answers}
-        assert digests == lesson06_appendix.WHERE_ACCEPTED_DIGESTS[question], question
-        for module, name in answers:
-            source = inspect.getsource(importlib.import_module(module))
-            assert f"def {name}" in source or f"class {name}" in source, (module, name)
+def test_where_places_are_read_from_runs_and_hold_what_the_lesson_says() -> None:
+    known = code_places.places()
+    for question, answers in WHERE_LESSON.items():
+        for file, name in answers:
+            found = code_places.find(file, name)
+            assert found.targets, (file, name)
+            assert any(known.accepts(question, o, v) for o, v in found.targets), (question, name)
+    for question, answers in WHERE_NOT.items():
+        for file, name in answers:
+            found = code_places.find(file, name)
+            assert found.exists and found.targets, (file, name)
+            assert not any(known.accepts(question, o, v) for o, v in found.targets), name
+
+
+def test_where_never_says_a_file_lacks_a_name_it_defines() -> None:
+    # every def and class of every module of the package, bare and with its class
+    for file, modules in code_places.module_files().items():
+        for module_name in modules:
+            spec = importlib.util.find_spec(module_name)  # read, not imported (__main__ runs)
+            assert spec is not None and spec.origin is not None, module_name
+            with open(spec.origin, encoding="utf-8") as source:
+                tree = ast.parse(source.read())
+            for node in tree.body:
+                if not isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+                    continue
+                names = [node.name]
+                if isinstance(node, ast.ClassDef):
+                    names += [
+                        f"{node.name}.{item.name}"
+                        for item in node.body
+                        if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef))
+                    ]
+                for name in names:
+                    assert code_places.find(file, name).exists, (file, name)
 
 
 def test_where_knows_every_file_of_the_package() -> None:
@@ -278,3 +319,64 @@ def test_a_registry_changed_in_place_is_seen_and_undone_before_the_next_answer()
         not judged["break_second_turn"][0] and "changed the judge" in judged["break_second_turn"][1]
     )
     assert not judged["unanswered_calls"][0] and "changed" not in judged["unanswered_calls"][1]
+
+
+def test_task_succeeded_cases_are_what_the_handler_did() -> None:
+    # the expected values come from the conversion handler's own returns, not a table
+    expected = {key: value for key, _, value in lesson06_appendix._succeeded_cases()}
+    assert expected["case_retry_succeeded"] is True  # the first observation does not decide
+    assert expected["case_converted_no_answer"] is True  # max_steps=2: converted, no answer
+    assert expected["case_max_steps"] is False  # max_steps=1: stopped before converting
+    assert expected["case_retries_failed"] is False and expected["case_guess"] is False
+    assert expected["case_describe"] is True and expected["case_paris"] is True
+
+
+def test_a_check_whose_own_runs_fail_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken() -> None:
+        raise RuntimeError("the runtime changed")
+
+    monkeypatch.setattr(lesson06_appendix, "_succeeded_cases", broken)
+    line = judged("task_succeeded", "def task_succeeded(messages):\n    return True")
+    assert "check's own runs failed with RuntimeError" in line and "your task_succeeded" not in line
+
+
+APPENDIX_RIGS = {
+    "where": (
+        "my_where",
+        "import agentcore.course.judges.code_places as places\n"
+        "places.Places.accepts = lambda *args: True\n"
+        'my_where = {q: ("runtime.py", "RunResult") for q in places.QUESTIONS}\n',
+    ),
+    "task_succeeded": (
+        "task_succeeded",
+        "import agentcore.course.judges.lesson06_appendix as judges\n"
+        "judges._succeeded_cases = lambda: []\n"
+        "def task_succeeded(messages):\n    return True\n",
+    ),
+    "trajectory": (
+        "my_trajectory",
+        "import agentcore.course.judges.lesson06_appendix as judges\n"
+        "judges.TRAJECTORY_STEPS.clear()\n"
+        'judges.TRAJECTORY_STEPS["A"] = ("ModelDecision", "get_teaching_weather")\n'
+        'my_trajectory = [("A", "model")]\n',
+    ),
+}
+"""Answer cells that patch the lesson 06 appendix's judges (the places, the cases, the table)."""
+
+
+@pytest.mark.slow
+def test_a_grade_of_the_appendix_refuses_answers_that_patch_its_judges() -> None:
+    from agentcore.course.judges.grade import judge_notebook
+    from scripts.lessons import NOTEBOOKS
+
+    path = NOTEBOOKS / "en" / "solutions" / "06-appendix-reference-and-trajectory.ipynb"
+    source = json.loads(path.read_text(encoding="utf-8"))
+    rigged = copy.deepcopy(source)
+    for cell in rigged["cells"]:
+        exercise = cell["metadata"].get("agentcore", {}).get("exercise")
+        if exercise in APPENDIX_RIGS:
+            name, code = APPENDIX_RIGS[exercise]
+            cell["source"] = f'forget("{name}")\n' + code
+    assert all(ok for ok, _ in judge_notebook(source, source, language="en").values())
+    for exercise, (ok, line) in judge_notebook(source, rigged, language="en").items():
+        assert not ok and "changed the judge" in line, (exercise, line)

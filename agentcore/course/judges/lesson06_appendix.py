@@ -1,65 +1,167 @@
 """Lesson 06's appendix (06-appendix-reference-and-trajectory): ``task_succeeded``,
-``trajectory`` and ``where``."""
+``trajectory`` and ``where``.
+
+What a correct answer must satisfy, and where the judges try it (issue 18: where wrong answers
+differ from right ones):
+
+``task_succeeded(messages)``
+    returns ``True`` if the transcript (a list of message dicts, as ``run.messages`` holds
+    them) has at least one observation (``"role": "tool"``) of ``celsius_to_fahrenheit``
+    whose content is not a failure (a JSON object with an ``"error"`` key), and ``False``
+    otherwise, however the run ended; a ``bool``, never a truthy stand-in. The expected
+    value of each case is not written down: it is whether the conversion handler of that
+    run really returned (the judge counts it). The cases: Tokyo and Paris (a hard-coded
+    figure shows), the describe task (the conversion is not the last observation), a run that
+    ran out of turns before converting and one that ran out just after (the bound), stop and
+    observe after a failing handler, a retry that succeeds the second time (the first
+    conversion observation does not decide) and retries that all fail, and a final text with
+    the right figure but no tool call.
+
+``my_trajectory``
+    a list (or tuple) of the eight ``(letter, holder)`` pairs, each two ``str``: the letters
+    ``A``-``H`` of the lesson's table, each once, in the order the Tokyo run produces its
+    events; ``holder`` is ``"model"``, ``"runtime"`` or ``"tool"`` (case and spaces aside).
+    The answer is a fixed ordering of the lesson's letters, so no fresh data exists for it;
+    the order and the holders are read from a real run's events (:func:`snapshot.holder`),
+    and only which letter names which event (the lesson's table) is written here.
+
+``my_where``
+    a dict with exactly the keys ``"decides"``, ``"executes"``, ``"state"``, ``"errors"``,
+    ``"stops"``, each a pair of two ``str``: a file of the ``agentcore`` package
+    (``"runtime.py"``; a path to it is fine) and a function or class it defines, a method
+    optionally with its class (``"AgentRun.finish"``). The right answers are read from real
+    runs (:mod:`.code_places`), never from a list, and a verdict says a file lacks a name only
+    when neither its source nor its attributes have it.
+"""
 
 from __future__ import annotations
 
-import hashlib
-import importlib
-import inspect
-import pkgutil
-import re
-from functools import cache
-from typing import Any
+import dataclasses
+import json
+import typing
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
-import agentcore
-from agentcore.course.experiments import failing_handler, max_steps_limit, third_tool
+from agentcore.course.judges.code_places import QUESTIONS, find, places
 from agentcore.course.judges.core import (
+    FixtureFailed,
     Judgement,
     Namespace,
     call,
+    error_name,
     exercise,
     kind,
     plain,
 )
-from agentcore.course.judges.runs import finished_run, run
-from agentcore.course.teaching_tools import build_tools
-from agentcore.course.weather import ScriptedWeatherModel, weather_request
-from agentcore.protocol import ModelTurn
+from agentcore.course.judges.runs import finished_run
+from agentcore.course.snapshot import Holder, holder
+from agentcore.course.teaching_tools import (
+    CONVERSION_TOOL,
+    DESCRIBE_TEMPERATURE_TOOL,
+    WEATHER_TOOL,
+)
+from agentcore.course.weather import ScriptedWeatherModel, Task, weather_request
+from agentcore.events import ModelDecision, RunEvent, ToolAction, ToolObservation
+from agentcore.protocol import ModelTurn, ToolCall
 from agentcore.runtime import AgentRuntime
 from agentcore.scripted import ScriptedModel
+from agentcore.tools import Tool
+
+T = TypeVar("T")
 
 
-def _finished_messages(experiment: Any) -> list[Any]:
-    started = experiment.start()
-    for _ in started:  # to the end; a failed run keeps its error on run.error
-        pass
-    return list(started.messages)
+def _own(work: Callable[[], T]) -> T:
+    """Run the check's own fixture (no learner code in it): what it raises is the check's
+    failure, so the verdict says so instead of blaming the answer."""
+    try:
+        return work()
+    except Exception as error:  # the runtime or the course changed under the check
+        raise FixtureFailed("fixture_failed", error=error_name(error)) from error
+
+
+# ----------------------------------------------------------------------------- task_succeeded
+
+
+def _conversion(failures: int) -> tuple[Tool, list[bool]]:
+    """The conversion tool whose first ``failures`` calls raise ``ConnectionError``; the list
+    fills with whether each call returned, so a case's expected value is what happened."""
+    returned: list[bool] = []
+    convert = CONVERSION_TOOL.handler
+
+    def conversion(temperature_c: float) -> Any:
+        failing = len(returned) < failures
+        returned.append(not failing)
+        if failing:
+            raise ConnectionError("the conversion service did not answer (a simulated outage)")
+        return convert(temperature_c=temperature_c)
+
+    return dataclasses.replace(CONVERSION_TOOL, handler=conversion), returned
+
+
+def _retrying(retries: int) -> ScriptedModel:
+    """The weather model that asks again, with a new ``call_id``, after each failed
+    observation, up to ``retries`` times (the lesson's ``failing_handler`` model)."""
+    model = ScriptedWeatherModel()
+
+    def retry(messages: Sequence[Any], tools: Sequence[Any]) -> ModelTurn:
+        failures = [
+            m for m in messages if m["role"] == "tool" and "error" in json.loads(m["content"])
+        ]
+        last_failed = messages[-1]["role"] == "tool" and "error" in json.loads(
+            messages[-1]["content"]
+        )
+        if last_failed and len(failures) <= retries:
+            asked = messages[-2]["tool_calls"][0]
+            again = ToolCall(
+                f"call-convert-retry-{len(failures)}", asked["name"], asked["arguments"]
+            )
+            return ModelTurn(tool_calls=(again,))
+        return model.generate(messages, tools)
+
+    return ScriptedModel(retry)
+
+
+def _case(
+    key: str,
+    model: Any,
+    failures: int = 0,
+    task: Task = "convert",
+    city: str = "Tokyo",
+    **options: Any,
+) -> tuple[str, list[Any], bool]:
+    """(case key, the run's transcript as plain JSON data, whether a conversion returned)."""
+    conversion, returned = _conversion(failures)
+    tools = [WEATHER_TOOL, conversion, DESCRIBE_TEMPERATURE_TOOL]
+    run = finished_run(AgentRuntime(model, tools, **options), weather_request(city, task=task))
+    return key, json.loads(json.dumps(list(run.messages))), any(returned)
 
 
 def _succeeded_cases() -> list[tuple[str, list[Any], bool]]:
-    guess = "Tokyo's deterministic teaching record is 18.0°C (64.4°F), cloudy."
-    guessed = run(ScriptedModel([ModelTurn(final_text=guess)]), build_tools(), weather_request())
-    paris = run(ScriptedWeatherModel(city="Paris"), build_tools(), weather_request("Paris"))
+    """The runs of the lesson and their neighbours, built fresh for every verdict."""
+    tokyo = _case("case_converted", ScriptedWeatherModel())
+    figure = tokyo[1][-1]["content"]  # the right figure, written without any tool call
     return [
-        ("case_converted", _finished_messages(third_tool()), True),
-        ("case_max_steps", _finished_messages(max_steps_limit(1)), False),
-        ("case_stop", _finished_messages(failing_handler("stop")), False),
-        ("case_observe", _finished_messages(failing_handler("observe")), False),
-        ("case_observe", _finished_messages(failing_handler("observe", retries=2)), False),
-        ("case_guess", list(guessed.messages), False),
-        ("case_paris", list(paris.messages), True),
-        ("case_converted", _finished_messages(max_steps_limit(3)), True),
+        tokyo,
+        _case("case_paris", ScriptedWeatherModel(city="Paris"), city="Paris"),
+        _case("case_describe", ScriptedWeatherModel(task="describe"), task="describe"),
+        _case("case_max_steps", ScriptedWeatherModel(), max_steps=1),
+        _case("case_converted_no_answer", ScriptedWeatherModel(), max_steps=2),
+        _case("case_stop", ScriptedWeatherModel(), failures=1),
+        _case("case_observe", ScriptedWeatherModel(), failures=1, on_tool_error="observe"),
+        _case("case_retry_succeeded", _retrying(1), failures=1, on_tool_error="observe"),
+        _case("case_retries_failed", _retrying(2), failures=3, on_tool_error="observe"),
+        _case("case_guess", ScriptedModel([ModelTurn(final_text=figure)])),
     ]
 
 
 @exercise("task_succeeded", ("task_succeeded",))
 def task_succeeded(ns: Namespace) -> Judgement:
-    """``task_succeeded(messages)``: a bool, whether the transcript shows the task done."""
+    """``task_succeeded(messages)``: a bool, whether a conversion observation is not a failure."""
     function = ns["task_succeeded"]
-    cases = _succeeded_cases()
+    cases = _own(_succeeded_cases)
     wrong = []
     for case, messages, expected in cases:
-        got = call("task_succeeded", function, [dict(m) for m in messages])
+        got = call("task_succeeded", function, messages)
         if got is None:
             return False, "returns_nothing", {"name": "task_succeeded"}
         if type(got) is not bool:
@@ -75,6 +177,8 @@ def task_succeeded(ns: Namespace) -> Judgement:
     return True, "succeeded_right", {}
 
 
+# ----------------------------------------------------------------------------- trajectory
+
 TRAJECTORY_STEPS = {
     "A": ("FinalAnswer", None),
     "B": ("ModelDecision", "celsius_to_fahrenheit"),
@@ -85,13 +189,14 @@ TRAJECTORY_STEPS = {
     "G": ("ToolObservation", "celsius_to_fahrenheit"),
     "H": ("ToolAction", "celsius_to_fahrenheit"),
 }
-"""The shuffled steps the lesson shows (section 13): event type and tool name. The order is
-the run's own, read from its events."""
+"""What each letter of the lesson's table (section 13) names: event type and tool name. The
+order and who acts are the run's own, read from its events."""
+
+HOLDERS: tuple[str, ...] = typing.get_args(Holder)
+"""Who may act at an event, as :func:`agentcore.course.snapshot.holder` names them."""
 
 
-def _event_step(event: Any) -> str | None:
-    from agentcore.events import ModelDecision, ToolAction, ToolObservation
-
+def _event_step(event: RunEvent) -> str | None:
     if isinstance(event, ModelDecision):
         calls = event.turn.tool_calls
         key = ("ModelDecision", calls[0].name if calls else None)
@@ -104,21 +209,33 @@ def _event_step(event: Any) -> str | None:
 
 @exercise("trajectory", ("my_trajectory",))
 def trajectory(ns: Namespace) -> Judgement:
-    """``my_trajectory``: a list of ``(letter, who)`` pairs of str, in the run's order."""
-    from agentcore.course.snapshot import holder
-
+    """``my_trajectory``: a list of ``(letter, holder)`` pairs of str, in the run's order."""
     answer = ns["my_trajectory"]
     if not isinstance(answer, (list, tuple)):
         return False, "trajectory_format", {"kind": kind(answer)}
-    answer = plain(answer)
-    if not all(isinstance(item, (list, tuple)) and len(item) == 2 for item in answer):
-        return False, "trajectory_format", {"kind": kind(answer)}
-    finished = finished_run(AgentRuntime(ScriptedWeatherModel(), build_tools()), weather_request())
+    pairs = []
+    for position, item in enumerate(plain(answer), start=1):
+        if not (
+            isinstance(item, (list, tuple)) and len(item) == 2 and all(type(x) is str for x in item)
+        ):
+            return False, "trajectory_item", {"position": position}
+        step, who = item[0].strip().upper(), item[1].strip().lower()
+        if step not in TRAJECTORY_STEPS:
+            return False, "trajectory_unknown_step", {"position": position, "step": item[0]}
+        if who not in HOLDERS:
+            return False, "trajectory_unknown_holder", {"position": position, "holder": item[1]}
+        pairs.append((step, who))
+    steps = [step for step, _ in pairs]
+    repeated = next((step for step in steps if steps.count(step) > 1), None)
+    if repeated is not None:
+        return False, "trajectory_repeated", {"step": repeated}
+    runtime = AgentRuntime(ScriptedWeatherModel(), [WEATHER_TOOL, CONVERSION_TOOL])
+    finished = _own(lambda: finished_run(runtime, weather_request()))
     expected = [(_event_step(event), holder(event)) for event in finished.events]
-    if len(answer) != len(expected):
-        return False, "trajectory_length", {"count": len(answer), "total": len(expected)}
+    if len(pairs) != len(expected):
+        return False, "trajectory_length", {"count": len(pairs), "total": len(expected)}
     for position, ((step, who), (right_step, right_who)) in enumerate(
-        zip(answer, expected, strict=True), start=1
+        zip(pairs, expected, strict=True), start=1
     ):
         if step != right_step:
             return False, "trajectory_order", {"position": position}
@@ -127,107 +244,48 @@ def trajectory(ns: Namespace) -> Judgement:
     return True, "trajectory_right", {}
 
 
-WHERE_QUESTIONS = ("decides", "executes", "state", "errors", "stops")
-
-
-def where_digest(question: str, module: str, name: str) -> str:
-    """A fingerprint of one accepted "where" answer: the package ships these, not a table.
-
-    ``module`` is the defining module's dotted name (``agentcore.runtime``), ``name`` the
-    function or class; the teacher's hidden tests hold the plain answers and a test checks
-    that every fingerprint still names a definition in the code.
-    """
-    return hashlib.sha256(f"where {question}: {module}.{name}".encode()).hexdigest()[:16]
-
-
-WHERE_ACCEPTED_DIGESTS: dict[str, frozenset[str]] = {
-    "decides": frozenset(
-        {
-            "569e1ccdc1f6727d",
-            "660a15c1c28ec169",
-            "705f3a8cedaaefc8",
-            "860a3ff1c7c3f6ff",
-            "9acfb775621dd194",
-            "c6aa41f5f390015f",
-        }
-    ),
-    "executes": frozenset({"a1e95116b8065842", "f50e00d681ca0a9d"}),
-    "state": frozenset({"a19a97c658b43881", "d2c9f33a7e85c9bd"}),
-    "errors": frozenset(
-        {
-            "32be8d0723c6c54f",
-            "5486d94dc206f827",
-            "bdebb1168c956a55",
-            "c76c890ea63b2130",
-            "d4d3c283c2932c1c",
-            "d969c40b376bd6bc",
-            "f21456f996e52c0e",
-            "f91521344422d2ff",
-        }
-    ),
-    "stops": frozenset({"12efc79bfa2cda62"}),
-}
-"""Fingerprints (:func:`where_digest`) of the right answers to each question; the plain
-answers are in the teacher's hidden tests and in ``tests/test_exercises.py``, which checks
-that each still names a definition where the code is now."""
-
-
-@cache
-def module_files() -> dict[str, list[str]]:
-    """Every module of the ``agentcore`` package by its file's name (``runtime.py``).
-
-    Derived from the package's layout, so a file added or moved is known without a table.
-    """
-    files: dict[str, list[str]] = {}
-    for info in pkgutil.walk_packages(agentcore.__path__, "agentcore."):
-        if info.ispkg:
-            continue
-        files.setdefault(info.name.rsplit(".", 1)[-1] + ".py", []).append(info.name)
-    return files
-
-
-def defining_module(file: str, name: str) -> str | None:
-    """The dotted name of the module in file ``file`` that defines ``name`` (``def`` or
-    ``class``, at any depth), or ``None``."""
-    pattern = re.compile(rf"^\s*(?:async\s+)?(?:def|class)\s+{re.escape(name)}\b", re.M)
-    for module_name in module_files().get(file, []):
-        try:
-            source = inspect.getsource(importlib.import_module(module_name))
-        except (ImportError, OSError):  # an optional provider's dependency is missing
-            continue
-        if pattern.search(source):
-            return module_name
-    return None
+# ----------------------------------------------------------------------------- where
 
 
 @exercise("where", ("my_where",))
 def where(ns: Namespace) -> Judgement:
     """``my_where``: a dict with the keys ``"decides"``, ``"executes"``, ``"state"``,
     ``"errors"``, ``"stops"``, each a pair ``("file.py", "function or Class.method")``."""
+    shown = ", ".join(repr(question) for question in QUESTIONS)
     if not isinstance(ns["my_where"], dict):
-        shown = ", ".join(repr(q) for q in WHERE_QUESTIONS)
         return (
             False,
             "prediction_not_a_dict",
             {"name": "my_where", "keys": shown, "kind": kind(ns["my_where"])},
         )
     answers = plain(ns["my_where"])
-    missing = [question for question in WHERE_QUESTIONS if question not in answers]
+    missing = [question for question in QUESTIONS if question not in answers]
     if missing:
         return False, "where_missing", {"questions": ", ".join(missing)}
-    for question in WHERE_QUESTIONS:
+    if len(answers) != len(QUESTIONS):
+        given = ", ".join(repr(key) for key in answers)
+        return False, "prediction_keys", {"name": "my_where", "keys": shown, "given": given}
+    known = _own(places)
+    for question in QUESTIONS:
         answer = answers[question]
-        if (
-            not isinstance(answer, (list, tuple))
-            or len(answer) != 2
-            or not all(isinstance(part, str) for part in answer)
+        if not (
+            isinstance(answer, (list, tuple))
+            and len(answer) == 2
+            and all(isinstance(part, str) for part in answer)
         ):
             return False, "where_format", {"question": question}
         file = answer[0].replace("\\", "/").rsplit("/", 1)[-1].strip()
-        name = answer[1].strip().rsplit(".", 1)[-1].removesuffix("()")
-        module = defining_module(file, name)
-        if module is None:
-            return False, "where_no_such", {"question": question, "file": file, "function": name}
-        if where_digest(question, module, name) not in WHERE_ACCEPTED_DIGESTS[question]:
+        file = file if file.endswith(".py") else file + ".py"
+        name = answer[1].strip().removesuffix("()")
+        found = find(file, name)
+        values = {"question": question, "file": file, "function": name}
+        if not found.modules:
+            return False, "where_no_file", values
+        if not found.targets:
+            if found.elsewhere:
+                return False, "where_elsewhere", {**values, "defined": found.elsewhere}
+            if not found.exists:
+                return False, "where_no_such", values
+        if not any(known.accepts(question, owner, value) for owner, value in found.targets):
             return False, "where_wrong", {"question": question, "what_key": f"where_{question}"}
     return True, "where_right", {}
