@@ -260,7 +260,7 @@ def present(argv: list[str]) -> int:
     print("in JupyterLab: Run > Run All Cells, then the toolbar button Render as Reveal Slideshow")
     sys.stdout.flush()
     command = [sys.executable, "-m", "jupyterlab", f"--ServerApp.root_dir={folder}"]
-    os.execv(sys.executable, [*command, *lab_args, str(copy.relative_to(folder))])
+    os.execv(sys.executable, [*command, *lab_args, str(copy)])
 
 
 def main(argv: list[str]) -> int:
