@@ -50,7 +50,7 @@ def template() -> Path:
         raise RisePatchError(
             f"jupyterlab-rise {version} is installed, but this patch fits only "
             f"{', '.join(SUPPORTED)}: install that (pyproject.toml pins it) or check whether "
-            "jupyterlab-contrib/rise#126 is fixed in {version} and retest the patch"
+            f"jupyterlab-contrib/rise#126 is fixed in {version} and retest the patch"
         )
     import jupyterlab_rise  # type: ignore[import-untyped]
 
@@ -63,15 +63,21 @@ def block() -> str:
     return f"{BEGIN}\n{{% raw %}}<script>\n{script}</script>{{% endraw %}}\n{END}\n    "
 
 
+def without_patch(text: str) -> str:
+    """``text`` (RISE's template) with the block between the markers taken out, if it is there."""
+    if BEGIN not in text or END not in text:
+        return text
+    start = text.index(BEGIN)
+    stop = text.index(END) + len(END) + len("\n    ")
+    return text[:start] + text[stop:]
+
+
 def patched(text: str) -> str:
     """``text`` (RISE's template) with the block before the bundle tag, replacing an older one.
 
     Raises :class:`RisePatchError` if the template has no bundle tag where the patch goes.
     """
-    if BEGIN in text and END in text:
-        start = text.index(BEGIN)
-        stop = text.index(END) + len(END) + len("\n    ")
-        text = text[:start] + text[stop:]
+    text = without_patch(text)
     if BUNDLE_TAG not in text:
         raise RisePatchError(
             "RISE's template has no bundle <script> tag where the patch goes; the patch "
