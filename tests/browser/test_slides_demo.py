@@ -80,7 +80,6 @@ def step_in_the_slideshow(page: Any, presentation: Presentation, language: str) 
         if slides.locator(ON_SLIDE).count():
             break
         slides.press(".reveal", "ArrowRight")
-        page.wait_for_timeout(100)
     stepper = slides.locator(ON_SLIDE).first
     stepper.wait_for(state="visible", timeout=TIMEOUT_MS)
     page.screenshot(path=str(ARTIFACTS / f"slides-stepper-{language}-before.png"))
