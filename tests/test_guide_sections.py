@@ -15,9 +15,10 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-GUIDES = {
-    "en": (ROOT / "docs" / "teaching" / "README.md", re.compile(r"[Ss]ection[- ](\d+(?:\.\d+)?)")),
-    "zh-CN": (ROOT / "docs" / "teaching" / "README.zh-CN.md", re.compile(r"第 ?(\d+(?:\.\d+)?) ?节")),
+GUIDE = ROOT / "docs" / "teaching"
+GUIDES = {  # "section 9", "section-12 experiments"; "第 9 节", "第12节"
+    "en": (GUIDE / "README.md", re.compile(r"[Ss]ection[- ](\d+(?:\.\d+)?)")),
+    "zh-CN": (GUIDE / "README.zh-CN.md", re.compile(r"第 ?(\d+(?:\.\d+)?) ?节")),
 }
 HEADING = {"en": re.compile(r"§(\d+(?:\.\d+)?)"), "zh-CN": re.compile(r"第 (\d+(?:\.\d+)?) 节")}
 
