@@ -2,9 +2,15 @@
 
     python -m scripts.slides apply [NOTEBOOK ...]   # default: every lesson, both languages
     python -m scripts.slides check [NOTEBOOK ...]   # exit 1 and name the lessons that differ
+    python -m scripts.slides present 01 [--language zh-CN] [--learner] [-- JUPYTER_LAB_ARGS]
 
 A teacher presents a lesson from JupyterLab with jupyterlab-rise (the "Render as Reveal
-Slideshow" toolbar button, command ``RISE:preview``). Which cell starts a slide is not chosen by
+Slideshow" toolbar button, command ``RISE:preview``). ``present`` does it without touching the
+tracked notebooks: RISE saves the notebook before it shows it (execution counts, outputs), so
+``present`` copies the lesson (the solution notebook, or the learner one with ``--learner``)
+into the git-ignored ``presenting/<lang>/``, applies :mod:`scripts.rise_patch` (widgets in the
+slideshow), and replaces itself with ``jupyter lab`` serving that folder, the copy open, until
+Ctrl-C. Which cell starts a slide is not chosen by
 hand: the rules below read only the notebook itself, so ``apply`` gives the same metadata every
 time (running it twice changes nothing), on the solution sources (``notebooks/<lang>/solutions``)
 and the learner notebooks alike, and on both languages the same way (the rules look at Markdown
@@ -25,8 +31,10 @@ The rules, cell by cell (``slide_type`` is RISE's field in ``cell.metadata.slide
 - Raw cells: ``skip``.
 - The first cell of a lesson is always a ``slide`` (its title).
 
-Every lesson also gets notebook metadata ``rise`` = ``{"scroll": true}``, so a slide taller than
-the screen scrolls instead of being cut.
+Every lesson also gets notebook metadata ``rise`` = ``{"scroll": true, "start_slideshow_at":
+"beginning"}``: a slide taller than the screen scrolls instead of being cut, and the slideshow
+starts at the title slide, not at the slide of the active cell (RISE's default, ``selected``;
+both are settings of jupyterlab-rise's schema, which the notebook's metadata overrides).
 
 Inputs are notebook paths; ``apply`` rewrites a notebook only when its metadata changes (with
 nbformat, as ``scripts.lessons`` writes), ``check`` writes nothing. Errors: a path that is not a
@@ -35,8 +43,11 @@ notebook raises nbformat's error.
 
 from __future__ import annotations
 
+import argparse
 import ast
+import os
 import re
+import shutil
 import sys
 from collections.abc import Iterable
 from pathlib import Path
@@ -49,7 +60,9 @@ NOTEBOOKS = ROOT / "notebooks"
 LANGUAGES = ("en", "zh-CN")
 LONG_OUTPUT_LINES = 24
 """Output lines above which a code cell goes to the speaker notes."""
-RISE_SETTINGS = {"scroll": True}
+RISE_SETTINGS = {"scroll": True, "start_slideshow_at": "beginning"}
+PRESENTING = ROOT / "presenting"
+"""Where ``present`` puts the copies it presents (git-ignored)."""
 
 SlideType = Literal["slide", "subslide", "fragment", "skip", "notes", "-"]
 HEADING = re.compile(r"^(#{1,6})\s")
@@ -181,10 +194,84 @@ def _shown(path: Path) -> str:
     return str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path)
 
 
+def lesson_source(lesson: str, language: str, learner: bool = False) -> Path:
+    """The tracked notebook of ``lesson`` ("01" or a name such as "01-appendix-inside-the-loop").
+
+    The solution notebook (``notebooks/<lang>/solutions/``), or the learner notebook with
+    ``learner``. A bare number names the lesson, not its appendix. Raises ``ValueError`` naming
+    the lessons there are if none matches.
+    """
+    folder = NOTEBOOKS / language if learner else NOTEBOOKS / language / "solutions"
+    found = sorted(folder.glob("[0-9][0-9]-*.ipynb"))
+    matches = [path for path in found if path.stem == lesson] or [
+        path
+        for path in found
+        if path.stem.startswith(f"{lesson}-") and "-appendix-" not in path.stem
+    ]
+    if len(matches) != 1:
+        names = ", ".join(path.stem for path in found)
+        raise ValueError(f"no lesson {lesson!r} in {_shown(folder)}; the lessons are: {names}")
+    return matches[0]
+
+
+def presentation_copy(source: Path, folder: Path = PRESENTING) -> Path:
+    """Copy the notebook ``source`` to ``folder/<lang>/`` (replacing an older copy); its path."""
+    language = (
+        source.parent.parent.name if source.parent.name == "solutions" else source.parent.name
+    )
+    target = folder / language / source.name
+    target.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(source, target)
+    return target
+
+
+def present(argv: list[str]) -> int:
+    """``present``: copy a lesson, patch RISE, and become ``jupyter lab`` on the copy.
+
+    Arguments after ``--`` go to ``jupyter lab`` as they are (``--no-browser``,
+    ``--ServerApp.port=8890``). Returns 2 (with the reason) for an unknown lesson or a RISE the
+    patch does not fit; otherwise it does not return: the process is JupyterLab until Ctrl-C.
+    """
+    from scripts import rise_patch
+
+    own, lab_args = (
+        (argv[: argv.index("--")], argv[argv.index("--") + 1 :]) if "--" in argv else (argv, [])
+    )
+    parser = argparse.ArgumentParser(prog="python -m scripts.slides present")
+    parser.add_argument("lesson", help='a lesson number ("01") or name')
+    parser.add_argument("--language", choices=LANGUAGES, default="en")
+    parser.add_argument(
+        "--learner", action="store_true", help="the learner notebook, not the solution"
+    )
+    parser.add_argument("--folder", type=Path, default=PRESENTING, help="where the copy goes")
+    options = parser.parse_args(own)
+    try:
+        source = lesson_source(options.lesson, options.language, options.learner)
+        rise_patch.apply()
+    except (ValueError, rise_patch.RisePatchError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    folder = options.folder.resolve()
+    copy = presentation_copy(source, folder)
+    print(
+        f"presenting a copy of {_shown(source)}: {_shown(copy)}"
+        " (the tracked notebook stays as it is)"
+    )
+    print("in JupyterLab: Run > Run All Cells, then the toolbar button Render as Reveal Slideshow")
+    sys.stdout.flush()
+    command = [sys.executable, "-m", "jupyterlab", f"--ServerApp.root_dir={folder}"]
+    os.execv(sys.executable, [*command, *lab_args, str(copy)])
+
+
 def main(argv: list[str]) -> int:
-    """``apply`` or ``check`` the given notebooks (default: every lesson); the exit status."""
+    """``apply``, ``check`` (default: every lesson) or ``present``; the exit status."""
+    if argv and argv[0] == "present":
+        return present(argv[1:])
     if not argv or argv[0] not in ("apply", "check"):
-        print("usage: python -m scripts.slides apply|check [NOTEBOOK ...]", file=sys.stderr)
+        print(
+            "usage: python -m scripts.slides apply|check [NOTEBOOK ...] | present LESSON",
+            file=sys.stderr,
+        )
         return 2
     paths = [Path(arg).resolve() for arg in argv[1:]] or lessons()
     if argv[0] == "apply":

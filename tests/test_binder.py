@@ -154,6 +154,7 @@ def test_every_dev_requirement_is_in_environment_yml_with_compatible_bounds(
         assert have_upper is not None and have_upper <= want_upper, (
             f"environment.yml admits {requirement.name} from {want_upper} on: write {wanted!r}"
         )
-    assert have_lower is None or have_upper is None or have_lower < have_upper, (
+    admits_one = have_lower is not None and found[name].contains(have_lower)  # an exact pin
+    assert have_lower is None or have_upper is None or have_lower < have_upper or admits_one, (
         f"environment.yml's bounds for {requirement.name} admit no version"
     )

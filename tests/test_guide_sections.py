@@ -15,9 +15,10 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-GUIDES = {
-    "en": (ROOT / "docs" / "teaching" / "README.md", re.compile(r"[Ss]ection (\d+(?:\.\d+)?)")),
-    "zh-CN": (ROOT / "docs" / "teaching" / "README.zh-CN.md", re.compile(r"第 (\d+(?:\.\d+)?) 节")),
+GUIDE = ROOT / "docs" / "teaching"
+GUIDES = {  # "section 9", "section-12 experiments"; "第 9 节", "第12节"
+    "en": (GUIDE / "README.md", re.compile(r"[Ss]ection[- ](\d+(?:\.\d+)?)")),
+    "zh-CN": (GUIDE / "README.zh-CN.md", re.compile(r"第 ?(\d+(?:\.\d+)?) ?节")),
 }
 HEADING = {"en": re.compile(r"§(\d+(?:\.\d+)?)"), "zh-CN": re.compile(r"第 (\d+(?:\.\d+)?) 节")}
 
@@ -53,6 +54,21 @@ def test_every_section_the_guide_names_is_in_its_lesson(language: str) -> None:
         if section not in lesson_sections(language, number)
     ]
     assert missing == []
+
+
+@pytest.mark.parametrize("language", GUIDES)
+def test_every_section_the_guide_names_outside_a_lesson_part_is_in_some_lesson(
+    language: str,
+) -> None:
+    """The introduction and the parts on experiments and slides name sections too."""
+    path, named = GUIDES[language]
+    text = path.read_text(encoding="utf-8")
+    for part in lesson_parts(text).values():
+        text = text.replace(part, "")
+    every = set().union(*(lesson_sections(language, f"{n:02d}") for n in range(7)))
+    found = named.findall(text)
+    assert "12" in found, "the guide's part on the section-12 experiments is checked"
+    assert [section for section in found if section not in every] == []
 
 
 def test_the_old_reference_to_a_missing_section_would_be_caught() -> None:

@@ -83,7 +83,7 @@ def test_apply_is_idempotent_and_rewrites_only_what_changed(tmp_path: Path) -> N
     assert path.read_bytes() == first
     assert slides.stale([path]) == []
     stored = nbformat.read(path, as_version=4)
-    assert stored.metadata["rise"] == {"scroll": True}
+    assert stored.metadata["rise"] == {"scroll": True, "start_slideshow_at": "beginning"}
     assert all("slide_type" in cell.metadata["slideshow"] for cell in stored.cells)
     assert slides.main(["check", str(path)]) == 0
 
@@ -120,3 +120,36 @@ def test_both_languages_present_their_code_alike(name: str) -> None:
 )
 def test_every_lesson_carries_its_slideshow_metadata(path: Path) -> None:
     assert slides.stale([path]) == [], "run: python -m scripts.slides apply"
+
+
+def test_present_names_the_lesson_not_its_appendix_and_refuses_an_unknown_one() -> None:
+    assert slides.lesson_source("01", "en").relative_to(slides.NOTEBOOKS).as_posix() == (
+        "en/solutions/01-the-loop.ipynb"
+    )
+    assert slides.lesson_source("01-appendix-inside-the-loop", "zh-CN", learner=True).parent == (
+        slides.NOTEBOOKS / "zh-CN"
+    )
+    with pytest.raises(ValueError, match="01-the-loop"):
+        slides.lesson_source("07", "en")
+
+
+def test_the_presentation_copy_is_outside_the_tracked_notebooks(tmp_path: Path) -> None:
+    source = slides.lesson_source("03", "zh-CN")
+    before = source.read_bytes()
+    copy = slides.presentation_copy(source, tmp_path)
+    assert copy == tmp_path / "zh-CN" / source.name
+    copy.write_text("{}", encoding="utf-8")  # what a presentation may write
+    assert slides.presentation_copy(source, tmp_path).read_bytes() == before  # a fresh copy
+    assert source.read_bytes() == before
+
+
+def test_the_presentation_folder_is_ignored_by_git() -> None:
+    ignored = (slides.ROOT / ".gitignore").read_text(encoding="utf-8").splitlines()
+    assert f"{slides.PRESENTING.relative_to(slides.ROOT)}/" in ignored
+
+
+def test_present_refuses_an_unknown_lesson_before_starting_anything(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert slides.main(["present", "99", "--language", "zh-CN"]) == 2
+    assert "no lesson '99'" in capsys.readouterr().err

@@ -26,6 +26,8 @@ RUN_BY = {
     "python -m scripts.classroom collect": "tests/classroom: the teacher follows and grades",
     "python -m scripts.classroom grade": "tests/classroom: the teacher follows and grades",
     "python -m pytest tests/classroom": ".ci/run runs the whole suite with classroom required",
+    "python -m scripts.slides present 01 --language zh-CN":
+        "tests/browser/test_slides_demo.py runs it, in both languages",
 }  # fmt: skip
 CLUSTER_ONLY = ("jupyter-repo2docker", "--image-name", "docker push")
 

@@ -65,7 +65,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.skip(reason=reason))
 
 
-def _free_port() -> int:
+def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return int(probe.getsockname()[1])
@@ -84,12 +84,9 @@ class Lab:
         return f"{self.url}/lab/tree/{language}/{name}?reset&token={self.token}"
 
 
-@contextmanager
-def _running_lab(base: Path, locale: str | None = None) -> Iterator[Lab]:
-    """Start ``jupyter lab`` on a free loopback port (its UI in ``locale``, e.g. ``"zh_CN"``,
-    when given); stop it when the block ends."""
-    root = base / "notebooks"
-    shutil.copytree(ROOT / "notebooks", root)
+def lab_environment(base: Path, locale: str | None = None) -> dict[str, str]:
+    """Environment for a JupyterLab whose settings, workspaces, config and runtime folders are
+    fresh ones under ``base`` (its UI in ``locale``, e.g. ``"zh_CN"``, when given)."""
     settings = base / "settings" / "@jupyterlab"
     # No "get notified about Jupyter news?" toast over the screenshots.
     (settings / "apputils-extension").mkdir(parents=True)
@@ -106,23 +103,30 @@ def _running_lab(base: Path, locale: str | None = None) -> Iterator[Lab]:
         (settings / "translation-extension" / "plugin.jupyterlab-settings").write_text(
             f'{{"locale": "{locale}"}}'
         )
-    port, token = _free_port(), secrets.token_hex(16)
-    env = {
+    return {
         **os.environ,
         "JUPYTERLAB_SETTINGS_DIR": str(base / "settings"),
         "JUPYTERLAB_WORKSPACES_DIR": str(base / "workspaces"),
         "JUPYTER_CONFIG_DIR": str(base / "config"),
         "JUPYTER_RUNTIME_DIR": str(base / "runtime"),
     }
-    command = [
-        sys.executable, "-m", "jupyterlab", "--no-browser",
-        "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}",
-        f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}",
-        "--LabApp.expose_app_in_browser=True", "--ServerApp.allow_root=True",
+
+
+def lab_options(port: int, token: str) -> list[str]:
+    """``jupyter lab`` options: loopback only, this port and token, the app exposed to tests."""
+    return [
+        "--no-browser", "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}",
+        f"--IdentityProvider.token={token}", "--LabApp.expose_app_in_browser=True",
+        "--ServerApp.allow_root=True",
     ]  # fmt: skip
-    log = (base / "jupyter.log").open("w")
+
+
+@contextmanager
+def serving(command: list[str], env: dict[str, str], log_path: Path, url: str, token: str,
+            ) -> Iterator[subprocess.Popen[bytes]]:  # fmt: skip
+    """Run a Jupyter server ``command`` until the block ends; wait until ``url`` answers."""
+    log = log_path.open("w")
     server = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 60
         while True:
@@ -132,17 +136,33 @@ def _running_lab(base: Path, locale: str | None = None) -> Iterator[Lab]:
             except OSError:
                 if server.poll() is not None or time.monotonic() > deadline:
                     raise RuntimeError(
-                        f"jupyter lab did not start:\n{(base / 'jupyter.log').read_text()}"
+                        f"jupyter lab did not start:\n{log_path.read_text()}"
                     ) from None
                 time.sleep(0.5)
-        yield Lab(url, token, root)
+        yield server
     finally:
         server.terminate()
         try:
             server.wait(timeout=20)
         except subprocess.TimeoutExpired:
             server.kill()
+            server.wait()
         log.close()
+
+
+@contextmanager
+def _running_lab(base: Path, locale: str | None = None) -> Iterator[Lab]:
+    """Start ``jupyter lab`` on a free loopback port (its UI in ``locale``, e.g. ``"zh_CN"``,
+    when given); stop it when the block ends."""
+    root = base / "notebooks"
+    shutil.copytree(ROOT / "notebooks", root)
+    env = lab_environment(base, locale)
+    port, token = free_port(), secrets.token_hex(16)
+    command = [sys.executable, "-m", "jupyterlab", *lab_options(port, token),
+               f"--ServerApp.root_dir={root}"]  # fmt: skip
+    url = f"http://127.0.0.1:{port}"
+    with serving(command, env, base / "jupyter.log", url, token):
+        yield Lab(url, token, root)
 
 
 @pytest.fixture(scope="session")
