@@ -44,6 +44,11 @@ PROBED = {
     "check_paris_weather",
     "compare_cities",
     "unpaired_outputs",
+    "bad_reply",
+    "profile_for_quirks",
+    "describe_temperature",
+    "failing_reminder",
+    "smallest_max_steps",
 }
 """Exercises whose kinds of mistake are written down (issue 18): at least 6 wrong answers, each
 ``{"code": ..., "mistake": ...}``, and at least 2 valid answers in other styles. The others keep

@@ -215,8 +215,9 @@ def describe_temperature(ns: Namespace) -> Judgement:
     if not callable(script) or isinstance(script, (list, tuple)):
         return False, "describe_not_a_function", {"kind": kind(script)}
     if not _describe_schema_ok(tool):
-        shown = ", ".join(tool.schema()["parameters"].get("properties", {})) or "-"
-        return False, "describe_schema", {"fields": shown}
+        properties = tool.schema()["parameters"].get("properties", {})
+        shown = ", ".join(f"{name} ({properties[name].get('type', '-')})" for name in properties)
+        return False, "describe_schema", {"fields": shown or "-"}
     if not _refuses_non_finite(tool):
         return False, "describe_not_finite", {}
     for case, weather in _describe_cases():
