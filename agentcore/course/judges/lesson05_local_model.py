@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from agentcore.course.judges.core import Judgement, Namespace, error_name, exercise, kind
 from agentcore.course.teaching_tools import build_tools
-from agentcore.course.weather import ScriptedWeatherModel, weather_request
+from agentcore.course.weather import weather_request
 from agentcore.errors import AgentRuntimeError
 from agentcore.runtime import AgentRuntime
 
@@ -19,9 +19,9 @@ def profile_for_quirks(ns: Namespace) -> Judgement:
 
     A correct answer is a ``str``, exactly a key of ``CHAT_PROFILES`` (``"Ollama"`` or a
     profile object is not), under which the weather task, run through the real adapter against
-    a loopback server playing both quirks at once, answers with the scripted model's answer
-    and tool calls (a profile that absorbs one quirk only fails on the other). Every profile
-    that does is accepted, none is named by the check.
+    a loopback server playing both quirks at once, answers (a profile that absorbs one quirk
+    only fails on the other with a typed error). Every profile that does is accepted; the
+    check names none.
     """
     # Loaded only for this lesson: the adapter needs the openai SDK.
     from agentcore.course.offline_replies import weather_script
@@ -42,10 +42,7 @@ def profile_for_quirks(ns: Namespace) -> Judgement:
             "local-model", base_url=server.base_url, profile=profile, max_retries=0
         )
         try:
-            result = AgentRuntime(model, build_tools()).run(weather_request())
+            AgentRuntime(model, build_tools()).run(weather_request())
         except AgentRuntimeError as error:
             return False, "profile_refused", {"error": error_name(error)}
-    scripted = AgentRuntime(ScriptedWeatherModel(), build_tools()).run(weather_request())
-    if (result.answer, result.tool_executions) != (scripted.answer, scripted.tool_executions):
-        return False, "profile_refused", {"error": "-"}
     return True, "profile_right", {}
