@@ -15,6 +15,10 @@ from agentcore.errors import AgentRuntimeError
 
 MODEL_NAME = "deepseek-flash"
 OFFLINE_KEY = "offline-placeholder"
+REPLY_TIMEOUT_SECONDS = 2.0
+"""The adapter's deadline in the check: a slow or dripping reply ends as the adapter's typed
+timeout, named in the verdict, well before the judge's time limit would blame the learner's
+code for looping."""
 
 
 def missing_brace(arguments: Any) -> bool:
@@ -51,7 +55,11 @@ def second_turn_outcome(reply: Any, closing: tuple[Any, ...]) -> tuple[Any, bool
     script = [weather_script()[0], reply, *closing]
     with LocalResponsesServer(script) as server:
         model = DeepSeekResponsesModel(
-            MODEL_NAME, api_key=OFFLINE_KEY, base_url=server.base_url, max_retries=0
+            MODEL_NAME,
+            api_key=OFFLINE_KEY,
+            base_url=server.base_url,
+            max_retries=0,
+            timeout=REPLY_TIMEOUT_SECONDS,
         )
         try:
             outcome: Any = AgentRuntime(model, build_tools()).run(weather_request())
