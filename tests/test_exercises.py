@@ -29,28 +29,9 @@ REGION = re.compile(r"### BEGIN SOLUTION\n.*?### END SOLUTION\n?", re.S)
 RAISES = 'raise RuntimeError("an edited answer that raises")'
 
 
-PROBED = {
-    "workflow_or_agent",
-    "both_cities",
-    "predict_lengths",
-    "to_celsius_tool",
-    "predictions",
-    "two_calls",
-    "reminder_twice",
-    "max_steps_one",
-    "never_stops",
-    "break_second_turn",
-    "unanswered_calls",
-    "check_paris_weather",
-    "compare_cities",
-    "unpaired_outputs",
-    "task_succeeded",
-    "trajectory",
-    "where",
-}
-"""Exercises whose kinds of mistake are written down (issue 18): at least 6 wrong answers, each
-``{"code": ..., "mistake": ...}``, and at least 2 valid answers in other styles. The others keep
-the earlier bar of 3 wrong answers until they are done."""
+LEAST_WRONG, LEAST_VALID = 6, 2
+"""Every exercise writes down its kinds of mistake (issue 18): at least 6 wrong answers, each
+``{"code": ..., "mistake": ...}``, and at least 2 valid answers in other styles."""
 
 
 def code_of(entry: Any) -> str:
@@ -125,9 +106,8 @@ def test_every_check_refuses_wrong_answers_and_accepts_the_solution(path: Path) 
             name = solution.metadata["agentcore"]["exercise"]
             wrong = [code_of(w) for w in solution.metadata["agentcore"]["wrong_answers"]]
             valid = solution.metadata["agentcore"].get("valid_answers", [])
-            least_wrong, least_valid = (6, 2) if name in PROBED else (3, 0)
-            assert len(wrong) >= least_wrong, f"{name}: write at least {least_wrong} wrong answers"
-            assert len(valid) >= least_valid, f"{name}: write at least {least_valid} valid answers"
+            assert len(wrong) >= LEAST_WRONG, f"{name}: write at least {LEAST_WRONG} wrong answers"
+            assert len(valid) >= LEAST_VALID, f"{name}: write at least {LEAST_VALID} valid answers"
             variants = [
                 (f"wrong answer {n + 1}", with_answer(solution.source, w), "✘")
                 for n, w in enumerate(wrong)

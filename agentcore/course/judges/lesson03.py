@@ -113,7 +113,9 @@ def judge_lists(name: str, function: Any, cases: Any, wrong_key: str, right_key:
     """Call ``function`` on a deep copy of each case's input; its lists beside the expected.
 
     Used by every "write a function that returns a list of call_ids" exercise. A case's input
-    is rebuilt for every call, so an answer that mutates it changes nothing for the next.
+    is rebuilt for every call, so an answer that mutates it changes nothing for the next. A
+    result that is not a list, or a list holding anything but ``str`` (the call dicts instead
+    of their call_ids), gets a hint naming the expected form before any case is compared.
     """
     wrong = []
     for case, given, expected in cases:
@@ -122,7 +124,11 @@ def judge_lists(name: str, function: Any, cases: Any, wrong_key: str, right_key:
             return False, "returns_nothing", {"name": name}
         if not isinstance(got, list):
             return False, "not_a_list", {"name": name, "kind": kind(got)}
-        if not same(plain(got), expected):
+        items = plain(got)
+        strange = [item for item in items if type(item) is not str]
+        if strange:  # a message or call dict instead of its call_id: name the expected form
+            return False, "not_call_ids", {"name": name, "kind": kind(strange[0])}
+        if not same(items, expected):
             wrong.append(case)
     if wrong:
         return False, wrong_key, {"wrong": len(wrong), "total": len(cases), "case_key": wrong[0]}

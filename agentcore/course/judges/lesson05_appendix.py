@@ -1,45 +1,115 @@
-"""Lesson 05's appendix (05-appendix-inside-the-adapter): ``bad_reply``."""
+"""Lesson 05's appendix (05-appendix-inside-the-adapter): ``bad_reply``.
+
+The judge plays the learner's reply on a loopback server of its own (the lesson's adapter, the
+lesson's first turn before it, a final message after it), so neither a changed ``run_offline``
+nor a script that runs short can blame a right answer.
+"""
 
 from __future__ import annotations
+
+import json
+from typing import Any
 
 from agentcore.course.judges.core import FixtureFailed, Judgement, Namespace, error_name, exercise
 from agentcore.errors import AgentRuntimeError
 
-RAN_OUT = "has no scripted reply left"
-"""What the loopback server's 500 says when its script is spent (``local_server.py``)."""
+MODEL_NAME = "deepseek-flash"
+OFFLINE_KEY = "offline-placeholder"
+REPLY_TIMEOUT_SECONDS = 2.0
+"""The adapter's deadline in the check: a slow or dripping reply ends as the adapter's typed
+timeout, named in the verdict, well before the judge's time limit would blame the learner's
+code for looping."""
 
 
-@exercise(
-    "bad_reply",
-    ("my_bad_reply",),
-    needs={
-        "run_offline": "05a_run_offline",
-        "tokyo_first_turn": "05a_run_offline",
-        "broken_arguments": "05a_broken_arguments",
-    },
-)
+def missing_brace(arguments: Any) -> bool:
+    """Whether ``arguments`` is the lesson's own break: JSON but for a missing closing brace.
+
+    ``'{"temperature_c": 18.0'`` is, and so is the same with another number or call_id: the
+    kind of break, not the lesson's one string.
+    """
+    if not isinstance(arguments, str):
+        return False
+    try:
+        json.loads(arguments)
+    except ValueError:
+        try:
+            json.loads(arguments + "}")
+        except ValueError:
+            return False
+        return True
+    return False
+
+
+def second_turn_outcome(reply: Any, closing: tuple[Any, ...]) -> tuple[Any, bool]:
+    """Run the Tokyo request against a loopback server playing the lesson's first turn,
+    ``reply``, then ``closing``: ``(the RunResult or the run's typed error, whether the
+    server ran out of scripted replies)``. Raises what the runtime raises beyond its own
+    errors."""
+    from agentcore.course.offline_replies import weather_script
+    from agentcore.course.teaching_tools import build_tools
+    from agentcore.course.weather import weather_request
+    from agentcore.providers.deepseek import DeepSeekResponsesModel
+    from agentcore.providers.local_server import LocalResponsesServer
+    from agentcore.runtime import AgentRuntime
+
+    script = [weather_script()[0], reply, *closing]
+    with LocalResponsesServer(script) as server:
+        model = DeepSeekResponsesModel(
+            MODEL_NAME,
+            api_key=OFFLINE_KEY,
+            base_url=server.base_url,
+            max_retries=0,
+            timeout=REPLY_TIMEOUT_SECONDS,
+        )
+        try:
+            outcome: Any = AgentRuntime(model, build_tools()).run(weather_request())
+        except AgentRuntimeError as error:
+            outcome = error
+    return outcome, len(server.requests) > len(script)
+
+
+def closing_replies() -> tuple[Any, ...]:
+    """What the check's server plays after the learner's reply: one final message, so a reply
+    the adapter accepts runs to an answer (and is told so)."""
+    from agentcore.providers.local_server import Reply, message
+
+    return (Reply(output=(message("done"),)),)
+
+
+@exercise("bad_reply", ("my_bad_reply",))
 def bad_reply(ns: Namespace) -> Judgement:
     """``my_bad_reply``: a second-turn ``Reply`` the adapter refuses before any handler runs.
 
-    Uses the lesson's ``run_offline``, ``tokyo_first_turn`` and ``broken_arguments``. The
-    script ends with a final message, so a reply the adapter accepts runs to an answer (and is
-    told so) instead of running the server out of replies; if the server still runs out, the
-    verdict says the check's fixture did, not that the answer failed.
+    A correct answer satisfies all of:
+
+    * it is one ``Reply`` (``agentcore.providers.local_server``), the reply to turn 2 alone
+      (not a script, not an output item);
+    * it is not the lesson's own break, a missing closing brace (:func:`missing_brace`, in
+      any of its function calls);
+    * played after the lesson's first turn, the adapter raises ``ProviderResponseError`` at
+      turn 2: two model turns, one tool execution (the weather), so no handler of turn 2 ran.
+      An HTTP error status (``ProviderStatusError``), a call the runtime refuses
+      (``UnknownToolError``, ``ToolArgumentsError``, ``InvalidModelTurnError``) or a reply
+      that runs to an answer are each told apart.
+
+    If the check's own server runs out of scripted replies, the verdict says so.
     """
     from agentcore import ProviderResponseError, ProviderStatusError
-    from agentcore.providers.local_server import Reply, message
+    from agentcore.providers.local_server import Reply
 
     reply = ns["my_bad_reply"]
     if not isinstance(reply, Reply):
         return False, "reply_not_a_reply", {"kind": type(reply).__name__}
-    if reply is ns["broken_arguments"] or reply == ns["broken_arguments"]:
+    items = reply.output if isinstance(reply.output, (list, tuple)) else ()
+    if any(isinstance(item, dict) and missing_brace(item.get("arguments")) for item in items):
         return False, "reply_reused", {}
-    closing = Reply(output=(message("done"),))
-    outcome = ns["run_offline"]([ns["tokyo_first_turn"], reply, closing], verbose=False)[0]
-    if isinstance(outcome, ProviderStatusError) and RAN_OUT in str(outcome):
+    outcome, ran_out = second_turn_outcome(reply, closing_replies())
+    if ran_out:
         raise FixtureFailed("fixture_ran_out")
     if not isinstance(outcome, AgentRuntimeError):
         return False, "reply_answered", {}
+    if isinstance(outcome, ProviderStatusError):
+        return False, "reply_status_error", {}
     if not isinstance(outcome, ProviderResponseError):
         return False, "reply_other_error", {"error": error_name(outcome)}
     if (outcome.model_turns, outcome.tool_executions) != (2, 1):

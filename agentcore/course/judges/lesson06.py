@@ -30,7 +30,7 @@ from agentcore.course.judges.core import (
     plain,
     same,
 )
-from agentcore.course.judges.runs import finished_run, tool_names, weather_tool_with
+from agentcore.course.judges.runs import finished_run, weather_tool_with
 from agentcore.course.teaching_tools import (
     CONVERSION_TOOL,
     DESCRIBE_TEMPERATURE_TOOL,
@@ -40,7 +40,12 @@ from agentcore.course.teaching_tools import (
 )
 from agentcore.course.text import phrase
 from agentcore.course.weather import ScriptedWeatherModel, weather_request
-from agentcore.errors import InvalidModelTurnError, ToolExecutionError
+from agentcore.errors import (
+    InvalidModelTurnError,
+    ToolArgumentsError,
+    ToolExecutionError,
+    UnknownToolError,
+)
 from agentcore.protocol import ModelTurn, ToolCall
 from agentcore.runtime import AgentRun, AgentRuntime
 from agentcore.scripted import ScriptedModel
@@ -125,18 +130,83 @@ def two_calls(ns: Namespace) -> Judgement:
     return True, "turns_right", {}
 
 
-def _hot_weather_tool() -> Tool:
-    return weather_tool_with(
-        {
-            "Tokyo": {"city": "Tokyo", "temperature_c": 30.0, "condition": "sunny"},
-            "Paris": {"city": "Paris", "temperature_c": 30.0, "condition": "sunny"},
-        }
+DESCRIBE_CELSIUS: tuple[tuple[str, float], ...] = (
+    ("case_describe_hot", 30.0),
+    ("case_describe_hot_bound", 25.0),
+    ("case_describe_below_hot", 24.5),
+    ("case_describe_cold_bound", 10.0),
+    ("case_describe_below_cold", 9.5),
+)
+"""Other weather records for the Tokyo request, by case: both sides of each bound of
+``describe_temperature`` and the bound itself (25 °C is 77 °F, hot; 24.5 °C is 76.1 °F, mild;
+10 °C is 50 °F, mild; 9.5 °C is 49.1 °F, cold), so a script that does not read its
+observations, or a handler with ``>`` for ``>=``, disagrees with the runtime somewhere."""
+
+
+def _describe_cases() -> list[tuple[str, Tool]]:
+    """(case key, weather tool): the lesson's own record first, then :data:`DESCRIBE_CELSIUS`."""
+    cases = [("case_describe_tokyo", WEATHER_TOOL)]
+    for case, celsius in DESCRIBE_CELSIUS:
+        record = {"city": "Tokyo", "temperature_c": celsius, "condition": "sunny"}
+        cases.append((case, weather_tool_with({"Tokyo": record})))
+    return cases
+
+
+def _observations(run: AgentRun) -> list[tuple[str, Any, Any]]:
+    """(tool name, the call's arguments, the observation as JSON data) of every tool message."""
+    arguments = {
+        tool_call["call_id"]: tool_call["arguments"]
+        for message in run.messages
+        for tool_call in message.get("tool_calls", ())
+    }
+    return [
+        (str(m["name"]), arguments.get(m["tool_call_id"]), json.loads(m["content"]))
+        for m in run.messages
+        if m.get("role") == "tool"
+    ]
+
+
+def _describe_schema_ok(tool: Tool) -> bool:
+    """Whether the model is shown exactly one argument, the number ``temperature_f``."""
+    parameters = tool.schema()["parameters"]
+    properties = parameters.get("properties", {})
+    return (
+        set(properties) == {"temperature_f"}
+        and properties["temperature_f"].get("type") == "number"
+        and list(parameters.get("required", ())) == ["temperature_f"]
     )
+
+
+def _refuses_non_finite(tool: Tool) -> bool:
+    """Whether the arguments model refuses NaN and infinity before any handler runs."""
+    for value in (float("nan"), float("inf"), float("-inf")):
+        try:
+            tool.validate({"temperature_f": value})
+        except ToolArgumentsError:
+            continue
+        return False
+    return True
 
 
 @exercise("describe_temperature", ("my_describe_tool", "describe_script"))
 def describe_temperature(ns: Namespace) -> Judgement:
-    """Your turn: the third tool, by changing only the tools and the model stand-in."""
+    """Your turn: the third tool, by changing only the tools and the model stand-in.
+
+    A correct answer satisfies all of:
+
+    * ``my_describe_tool`` is a ``Tool`` named ``describe_temperature`` whose arguments model
+      shows the model one number, ``temperature_f`` (no other field), and refuses NaN and
+      infinity itself (``ToolArgumentsError``), before the handler runs;
+    * its handler gives ``describe_temperature``'s description at every bound: 50 °F is mild
+      and 49.1 °F cold, 77 °F is hot and 76.1 °F mild (the expected description is the
+      package function's, run on the conversion's observation);
+    * ``describe_script`` is a function script: run by ``ScriptedModel`` (a fresh one per
+      case) through the unchanged ``AgentRuntime``, it asks for the weather, then the
+      conversion of the ``temperature_c`` it read, then the description of the
+      ``temperature_f`` it read, then answers: with the lesson's record and with five others,
+      so hard-coded values disagree;
+    * ``agentcore.runtime`` is unchanged.
+    """
     tool, script = ns["my_describe_tool"], ns["describe_script"]
     if not isinstance(tool, Tool):
         return False, "describe_not_a_tool", {"kind": kind(tool)}
@@ -144,8 +214,13 @@ def describe_temperature(ns: Namespace) -> Judgement:
         return False, "describe_name", {"name": tool.name}
     if not callable(script) or isinstance(script, (list, tuple)):
         return False, "describe_not_a_function", {"kind": kind(script)}
-    expected = {"Tokyo": "mild", "hot": "hot"}
-    for case, weather in (("Tokyo", WEATHER_TOOL), ("hot", _hot_weather_tool())):
+    if not _describe_schema_ok(tool):
+        properties = tool.schema()["parameters"].get("properties", {})
+        shown = ", ".join(f"{name} ({properties[name].get('type', '-')})" for name in properties)
+        return False, "describe_schema", {"fields": shown or "-"}
+    if not _refuses_non_finite(tool):
+        return False, "describe_not_finite", {}
+    for case, weather in _describe_cases():
         runtime = AgentRuntime(ScriptedModel(script), [weather, CONVERSION_TOOL, tool])
         run = finished_run(runtime, weather_request(task="describe"))
         if run.error is not None:
@@ -153,15 +228,29 @@ def describe_temperature(ns: Namespace) -> Judgement:
             if isinstance(cause, AnswerRaised):
                 cause = cause.error
             return False, "describe_failed", {"error": error_name(cause)}
-        names = tool_names(run.messages)
+        seen = _observations(run)
+        names = [name for name, _, _ in seen]
         if names != [WEATHER_TOOL.name, CONVERSION_TOOL.name, tool.name]:
             return False, "describe_trace", {"tools": ", ".join(names) or "-"}
-        described = json.loads(run.messages[-2]["content"])
-        if described.get("description") != expected[case]:
-            return False, "describe_hard_coded", {}
+        (_, _, weather_seen), (_, converted, conversion), (_, described, description) = seen
+        read_celsius = {"temperature_c": weather_seen.get("temperature_c")}
+        read_fahrenheit = {"temperature_f": conversion.get("temperature_f")}
+        if not (same(dict(converted), read_celsius) and same(dict(described), read_fahrenheit)):
+            return False, "describe_hard_coded", {"case_key": case}
+        if not isinstance(description, dict):
+            return False, "describe_output", {"kind": kind(description)}
+        expected = reference_description(read_fahrenheit["temperature_f"])
+        if description.get("description") != expected:
+            fahrenheit = read_fahrenheit["temperature_f"]
+            return False, "describe_bounds", {"fahrenheit": fahrenheit}
     if not runtime_unchanged():
         return False, "describe_runtime_changed", {}
     return True, "describe_right", {}
+
+
+def reference_description(temperature_f: float) -> str:
+    """The description the package's own ``describe_temperature`` gives ``temperature_f``."""
+    return str(DESCRIBE_TEMPERATURE_TOOL.handler(temperature_f)["description"])
 
 
 class ReminderArguments(BaseModel):
@@ -172,14 +261,17 @@ class ReminderArguments(BaseModel):
     text: str = Field(description="The reminder to send.")
 
 
-def reminder_runtime(send_reminder: Callable[..., Any], on_tool_error: str) -> AgentRuntime:
+def reminder_runtime(
+    send_reminder: Callable[..., Any], on_tool_error: str, reminder: str | None = None
+) -> AgentRuntime:
     """A runtime whose only tool is ``send_reminder`` and whose model retries a failure once.
 
-    The model stand-in (a function script) asks for ``send_reminder`` (``call-remind``); if
-    the last observation is a failure it asks once more as ``call-remind-retry``, then gives
-    up with a final text (texts in :func:`agentcore.course.text.current_language`).
-    ``on_tool_error`` is ``"stop"`` or ``"observe"``. Raises what
-    ``Tool`` raises when the handler does not fit ``ReminderArguments`` (a ``TypeError``).
+    The model stand-in (a function script) asks for ``send_reminder`` (``call-remind``) with
+    ``{"text": reminder}`` (default: the lesson's reminder); if the last observation is a
+    failure it asks once more as ``call-remind-retry``, then gives up with a final text (texts
+    in :func:`agentcore.course.text.current_language`). ``on_tool_error`` is ``"stop"`` or
+    ``"observe"``. Raises what ``Tool`` raises when the handler does not fit
+    ``ReminderArguments`` (a ``TypeError``).
     """
     tool = Tool(
         name="send_reminder",
@@ -187,7 +279,7 @@ def reminder_runtime(send_reminder: Callable[..., Any], on_tool_error: str) -> A
         arguments_model=ReminderArguments,
         handler=send_reminder,
     )
-    reminder = phrase("lesson 06.reminder")
+    text = phrase("lesson 06.reminder") if reminder is None else reminder
     sent, failed = phrase("lesson 06.reminder sent"), phrase("lesson 06.reminder failed")
 
     def retry_once(messages: Sequence[Mapping[str, Any]], tools: Any) -> ModelTurn:
@@ -195,7 +287,7 @@ def reminder_runtime(send_reminder: Callable[..., Any], on_tool_error: str) -> A
         last = json.loads(messages[-1]["content"]) if tries else {}
         if tries < 2 and (tries == 0 or "error" in last):
             call_id = "call-remind" if tries == 0 else "call-remind-retry"
-            return ModelTurn(tool_calls=(ToolCall(call_id, "send_reminder", {"text": reminder}),))
+            return ModelTurn(tool_calls=(ToolCall(call_id, "send_reminder", {"text": text}),))
         return ModelTurn(final_text=failed if "error" in last else sent)
 
     return AgentRuntime(ScriptedModel(retry_once), [tool], on_tool_error=on_tool_error)  # type: ignore[arg-type]
@@ -203,6 +295,9 @@ def reminder_runtime(send_reminder: Callable[..., Any], on_tool_error: str) -> A
 
 REMINDER_REQUEST = "Remind me to take an umbrella."
 POLICIES = ("stop", "observe")
+CHECK_REMINDERS = {"stop": "Water the plants at 6.", "observe": "Call the dentist at 9."}
+"""The reminders the check sends under each policy: not the lesson's, so a handler that
+appends a fixed text instead of the ``text`` it was given shows."""
 
 
 def reference_reminders() -> dict[str, int]:
@@ -220,9 +315,28 @@ def reference_reminders() -> dict[str, int]:
     return sent
 
 
+def _every_call_failed(run: AgentRun) -> bool:
+    """Whether every observation of ``run`` records a failure (a retry failed too)."""
+    observations = [json.loads(m["content"]) for m in run.messages if m.get("role") == "tool"]
+    return all(isinstance(seen, dict) and "error" in seen for seen in observations)
+
+
 @exercise("failing_reminder", ("send_reminder",), needs={"outbox": "06_outbox"})
 def failing_reminder(ns: Namespace) -> Judgement:
-    """Your turn: a handler that sends (a side effect, ``outbox.append``), then raises."""
+    """Your turn: a handler that sends (a side effect, ``outbox.append``), then raises.
+
+    A correct ``send_reminder(text)`` (one argument, named ``text``), on every call, appends
+    the ``text`` it was given to the lesson's ``outbox`` and then raises. Run by
+    :func:`reminder_runtime` with the check's own reminders (:data:`CHECK_REMINDERS`):
+
+    * under ``stop`` the run fails with ``ToolExecutionError`` and ``outbox`` holds the
+      reminder once;
+    * under ``observe`` the model retries, the retry fails too (a mail server that never
+      confirms), and ``outbox`` holds it as many times as the reference handler sends it
+      (:func:`reference_reminders`: twice), every entry the text given.
+
+    ``outbox`` is emptied before each run and restored afterwards.
+    """
     handler, outbox = ns["send_reminder"], ns["outbox"]
     if not isinstance(outbox, list):
         return False, "reminder_no_outbox", {}
@@ -233,15 +347,22 @@ def failing_reminder(ns: Namespace) -> Judgement:
         for policy in POLICIES:
             list.clear(outbox)
             try:
-                runtime = reminder_runtime(handler, policy)
-            except TypeError as error:
-                raise AnswerRaised("send_reminder", error) from error
+                runtime = reminder_runtime(handler, policy, CHECK_REMINDERS[policy])
+            except TypeError:
+                return False, "reminder_signature", {}
             run = finished_run(runtime, REMINDER_REQUEST)
             sent[policy] = list.__len__(outbox)
             if policy == "stop" and not isinstance(run.error, ToolExecutionError):
                 return False, "reminder_no_raise", {}
-        if sent["stop"] == 0:
-            return False, "reminder_no_side_effect", {}
+            if policy == "stop" and sent[policy] == 0:
+                return False, "reminder_no_side_effect", {}
+            if any(
+                type(entry) is not str or entry != CHECK_REMINDERS[policy]
+                for entry in list.copy(outbox)
+            ):
+                return False, "reminder_wrong_text", {}
+            if policy == "observe" and not _every_call_failed(run):
+                return False, "reminder_retry_succeeded", {}
         if sent != expected:
             return False, "reminder_counts", {"stop": sent["stop"], "observe": sent["observe"]}
     finally:
@@ -311,8 +432,20 @@ def _broken_weather(city: str) -> dict[str, Any]:
 
 @exercise("smallest_max_steps", ("smallest_max_steps",))
 def smallest_max_steps(ns: Namespace) -> Judgement:
-    """``smallest_max_steps(make_model, tools)``: the smallest ``max_steps`` that lets the run
-    answer (an int), ``None`` if none up to 6 does; a tool failure is raised, not hidden."""
+    """``smallest_max_steps(make_model, tools)``: the smallest budget that lets the run answer.
+
+    A correct answer returns an ``int`` (the ``max_steps`` from 1 to 6 for which a run of
+    ``REQUEST`` with a fresh ``make_model()`` and the ``tools`` it was given answers, the
+    smallest such), or ``None`` when no budget up to 6 is enough; it catches only
+    ``MaxStepsExceeded``, so a run that fails otherwise raises out of it. Tried on:
+
+    * the four tasks of the scripted weather model (budgets 1 to 4), so a hard-coded number
+      agrees with at most one; the describe task needs the tool list it was given;
+    * a listed script needing 6 steps (the top of the range; a model reused across tries
+      starts in its middle) and one needing 7 (one past the range: ``None``);
+    * a model that never answers (``None``);
+    * a weather tool whose handler raises: ``ToolExecutionError`` must come out.
+    """
     function = ns["smallest_max_steps"]
     tools = [*build_tools(), DESCRIBE_TEMPERATURE_TOOL]
     cases: list[tuple[str, Callable[[], Any], int | None]] = [
@@ -326,8 +459,15 @@ def smallest_max_steps(ns: Namespace) -> Judgement:
         ("case_seven_steps", lambda: _lookups_then_answer(6), None),
     ]
     for case, make_model, expected in cases:
-        got = call("smallest_max_steps", function, make_model, list(tools))
-        if not same(plain(got) if got is None or type(got) is int else repr(got), expected):
+        try:
+            got = call("smallest_max_steps", function, make_model, list(tools))
+        except AnswerRaised as failure:
+            if isinstance(failure.error, UnknownToolError):
+                return False, "budget_tools", {}
+            raise
+        if got is not None and type(got) is not int:
+            return False, "budget_not_int", {"kind": kind(got)}
+        if not same(got, expected):
             return False, "budget_wrong", {"case_key": case}
     broken = [
         Tool(
