@@ -33,8 +33,36 @@ _LAZY_CLASS_KEYS = frozenset(
 """Keys Python or pydantic add to a class on first use (``isinstance`` against a Protocol)."""
 
 
+_REPORTING_MODULES = (
+    "json",
+    "json.encoder",
+    "json.decoder",
+    "json.scanner",
+    "os",
+    "posix",
+    "io",
+    "codecs",
+    "copy",
+    "contextlib",
+    "traceback",
+    "functools",
+)
+"""The standard library the runner itself uses after learner code ran (to judge, compare and
+write the verdicts): watched and put back like ``agentcore``, so a patched ``json.dumps``
+cannot rewrite the line the grade is read from."""
+
+
 def _lazy(key: str) -> bool:
     return key in _LAZY_CLASS_KEYS or key.startswith("__pydantic")
+
+
+def _watched(name: str) -> bool:
+    return name == "agentcore" or name.startswith("agentcore.") or name in _REPORTING_MODULES
+
+
+def _threads() -> frozenset[int]:
+    """The ids of the threads alive now (any thread, also one started with ``_thread``)."""
+    return frozenset(sys._current_frames())
 
 
 class World:
@@ -45,8 +73,7 @@ class World:
         self.modules = {
             name: module
             for name, module in sys.modules.items()
-            if isinstance(module, ModuleType)
-            and (name == "agentcore" or name.startswith("agentcore."))
+            if isinstance(module, ModuleType) and _watched(name)
         }
         self.module_dicts = {name: dict(vars(m)) for name, m in self.modules.items()}
         # The judges' own tables (the registry, the cases, the expected values) are mutable:
@@ -167,14 +194,21 @@ def _grade(request: dict[str, Any], out: Any) -> None:
 
     set_language(request["language"])
     shell = InteractiveShell.instance()
-    core.GRADE_KEYS.update(request.get("keys", {}))
+    # The graded keys enter core.GRADE_KEYS only while their own verdict runs: an answer cell
+    # that reads that table finds it empty.
+    keys = dict(request.get("keys", {}))
     world = World()
     want = set(request["want"])
     results: dict[str, list[Any]] = {}
+    # A thread an answer cell (or the learner's code during a verdict) leaves running could
+    # change an answer or the judge while a later verdict runs: once one is alive, no verdict
+    # is trusted.
+    learner_threads: set[int] = set()
     for cell in request["cells"]:
         exercise = cell.get("exercise")
         for name in cell.get("names", []):
             shell.user_ns.pop(name, None)
+        before = _threads()
         with _quiet():
             # an answer cell gets the judges' time limit too: a loop at its top level ends
             outcome = (
@@ -184,6 +218,7 @@ def _grade(request: dict[str, Any], out: Any) -> None:
             )
         if exercise is None:
             continue
+        learner_threads |= _threads() - before
         core.note_cell_result(
             tuple(cell["names"]), outcome.error_in_exec or outcome.error_before_exec
         )
@@ -191,10 +226,15 @@ def _grade(request: dict[str, Any], out: Any) -> None:
             continue
         tampered = world.changed()
         world.restore()
+        before = _threads()
+        if exercise in keys:
+            core.GRADE_KEYS[exercise] = keys[exercise]
         with _quiet():
             # in the language the lesson's setup cell chose (set_language), as in the lesson
             ok, line = core.verdict(exercise, None, shell.user_ns)
-        if tampered or world.changed():
+        core.GRADE_KEYS.clear()
+        learner_threads |= _threads() - before
+        if tampered or world.changed() or learner_threads & _threads():
             ok, line = (
                 False,
                 core.verdict_line(False, "judge_changed", current_language(), {}),
@@ -203,6 +243,7 @@ def _grade(request: dict[str, Any], out: Any) -> None:
         results[exercise] = [bool(ok is True), str(line)]
         if want <= set(results):
             break
+    world.restore()
     out.write(nonce + json.dumps(results, ensure_ascii=False) + "\n")
     out.flush()
     os._exit(0)  # no atexit handler or thread of learner code runs after the verdicts

@@ -43,6 +43,9 @@ def predict_lengths(ns: Namespace) -> Judgement:
     if not isinstance(predicted, (list, tuple)):
         return False, "lengths_count", {"count": 4, "written": "?"}
     predicted = list(plain(predicted))
+    not_counts = [guess for guess in predicted if type(guess) is not int]
+    if not_counts:  # "1.0" or 1.0 is not a length: say the form before judging the numbers
+        return False, "lengths_not_ints", {"kind": type(not_counts[0]).__name__}
     run = AgentRuntime(ScriptedModel(growth_script()), build_tools()).start(weather_request())
     actual = [len(run.messages)]
     while not run.finished:
@@ -54,6 +57,10 @@ def predict_lengths(ns: Namespace) -> Judgement:
         if not same(guess, real):
             return False, "lengths_wrong", {"moment": moment}
     return True, "lengths_right", {}
+
+
+LONGER_RUN_STEPS = 6
+"""The second run of ``never_stops``: twice the task's ``max_steps``."""
 
 
 @exercise("never_stops", ("fresh_calls", "my_counts"))
@@ -81,6 +88,24 @@ def never_stops(ns: Namespace) -> Judgement:
     if any(size != 3 for size in sizes):
         return False, "never_stops_size", {"sizes": sizes}
     actual = {"model_turns": result.model_turns, "tool_executions": result.tool_executions}
+    # "never answers", "every turn": a second, longer run with a fresh model shows a function
+    # that answers after turn 3, or that counts its turns in state kept between runs
+    longer = outcome(
+        ScriptedModel(fresh_calls),
+        build_tools(),
+        weather_request(),
+        max_steps=LONGER_RUN_STEPS,
+        max_tool_calls=3 * LONGER_RUN_STEPS,
+    )
+    if isinstance(longer, RunResult):
+        return False, "never_stops_answered", {}
+    if isinstance(longer, InvalidModelTurnError):
+        return False, "never_stops_refused", {"error": error_name(longer)}
+    if not isinstance(longer, MaxStepsExceeded):
+        return False, "never_stops_failed", {"error": error_name(longer.__cause__ or longer)}
+    sizes = [len(m["tool_calls"]) for m in longer.messages if m.get("tool_calls")]
+    if any(size != 3 for size in sizes):
+        return False, "never_stops_size", {"sizes": sizes}
     if not isinstance(ns["my_counts"], dict) or not same(plain(ns["my_counts"]), actual):
         return False, "never_stops_counts", {}
     return True, "never_stops_right", {}
