@@ -60,7 +60,9 @@ def paris_models() -> dict[str, tuple[Callable[[], Any], str, str]]:
             "what_read",
         ),
         "model_other_id": (
-            lambda: ScriptedModel([ModelTurn(tool_calls=(other_id,)), ModelTurn(final_text=answer)]),
+            lambda: ScriptedModel(
+                [ModelTurn(tool_calls=(other_id,)), ModelTurn(final_text=answer)]
+            ),
             "paris_passed_guesser",
             "what_call_id",
         ),
@@ -73,7 +75,10 @@ def paris_models() -> dict[str, tuple[Callable[[], Any], str, str]]:
         ),
         "model_close_answer": (
             lambda: ScriptedModel(
-                [ModelTurn(tool_calls=(look,)), ModelTurn(final_text="Paris is 12.5°C, light rain.")]
+                [
+                    ModelTurn(tool_calls=(look,)),
+                    ModelTurn(final_text="Paris is 12.5°C, light rain."),
+                ]
             ),
             "paris_passed_wrong_answer",
             "what_read",
