@@ -7,8 +7,11 @@ order in an IPython shell of its own (the teacher's setup cells, and in place of
 the learner's source, its names cleared first); after each wanted answer cell it puts back every
 ``agentcore`` module, class, function body and builtin as they were before any learner code ran,
 judges the answer with :func:`agentcore.course.judges.core.verdict`, and refuses the verdict if the
-judge's world was changed while judging. Prints one line on the original stdout: the nonce, then
-``{exercise: [accepted, line]}`` as JSON. Everything the cells print goes to ``/dev/null``.
+judge's world was changed while judging or a thread of learner code is alive. Prints one line on
+the original stdout: the nonce, then ``{exercise: [accepted, line]}`` as a Python literal (built
+by ``repr`` and written with ``os.write``, both taken before any learner code ran, so no patch of
+``json`` or of a file object can rewrite it; read back with ``ast.literal_eval``). Everything the
+cells print goes to ``/dev/null``.
 """
 
 from __future__ import annotations
@@ -52,6 +55,18 @@ write the verdicts): watched and put back like ``agentcore``, so a patched ``jso
 cannot rewrite the line the grade is read from."""
 
 
+_REPR = repr
+_WRITE = os.write
+"""The two functions the verdict line is made and written with, as they were when the runner
+was imported: built-in functions, which no learner code can change in place."""
+
+
+_RUNNER = sys.modules[__name__]
+"""This module, as imported (``python -m`` runs it as ``__main__``, a name IPython's shell then
+gives to its own namespace): watched like ``agentcore``, so its functions and ``World`` cannot be
+rebound by an answer cell."""
+
+
 def _lazy(key: str) -> bool:
     return key in _LAZY_CLASS_KEYS or key.startswith("__pydantic")
 
@@ -75,6 +90,7 @@ class World:
             for name, module in sys.modules.items()
             if isinstance(module, ModuleType) and _watched(name)
         }
+        self.modules.setdefault(_RUNNER.__spec__.name if _RUNNER.__spec__ else "", _RUNNER)
         self.module_dicts = {name: dict(vars(m)) for name, m in self.modules.items()}
         # The judges' own tables (the registry, the cases, the expected values) are mutable:
         # a copy of each, to see and undo a change made in place.
@@ -94,7 +110,7 @@ class World:
         self.codes: dict[FunctionType, Any] = {}
         for name, namespace in self.module_dicts.items():
             for value in namespace.values():
-                if isinstance(value, type) and value.__module__ == name:
+                if isinstance(value, type) and value.__module__ == self.modules[name].__name__:
                     self.classes[value] = dict(vars(value))
                     for item in vars(value).values():
                         function = getattr(item, "__func__", item)
@@ -105,7 +121,11 @@ class World:
 
     def changed(self) -> bool:
         """Whether anything taken in the snapshot differs now (by identity)."""
-        if any(sys.modules.get(name) is not module for name, module in self.modules.items()):
+        if any(
+            sys.modules.get(name) is not module
+            for name, module in self.modules.items()
+            if module is not _RUNNER
+        ):
             return True
         # Added names are ignored (an import adds a submodule to its package); changed or
         # removed ones are what a patch does.
@@ -128,7 +148,8 @@ class World:
     def restore(self) -> None:
         """Put everything in the snapshot back."""
         for name, module in self.modules.items():
-            sys.modules[name] = module
+            if module is not _RUNNER:
+                sys.modules[name] = module
             vars(module).update(self.module_dicts[name])
         vars(builtins).update(self.builtins)
         for cls, saved in self.classes.items():
@@ -172,20 +193,22 @@ def main() -> None:
     caller then reports that the grading run did not report, and a teacher can read why).
     """
     request = json.loads(sys.stdin.read())
-    out = os.fdopen(os.dup(1), "w", encoding="utf-8")
+    out = os.dup(1)
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, 1)
     os.dup2(devnull, 2)
     try:
         _grade(request, out)
     except BaseException:  # the runner's own failure: say why, then end without verdicts
-        out.write(traceback.format_exc())
-        out.flush()
+        data = traceback.format_exc().encode("utf-8")
+        while data:
+            data = data[_WRITE(out, data) :]
         os._exit(1)
 
 
-def _grade(request: dict[str, Any], out: Any) -> None:
+def _grade(request: dict[str, Any], out: int) -> None:
     nonce = request["nonce"]
+    literal, write = _REPR, _WRITE  # locals: no learner code can rebind them
 
     from IPython.core.interactiveshell import InteractiveShell
 
@@ -244,8 +267,9 @@ def _grade(request: dict[str, Any], out: Any) -> None:
         if want <= set(results):
             break
     world.restore()
-    out.write(nonce + json.dumps(results, ensure_ascii=False) + "\n")
-    out.flush()
+    data = (nonce + literal(results) + "\n").encode("utf-8")
+    while data:
+        data = data[write(out, data) :]
     os._exit(0)  # no atexit handler or thread of learner code runs after the verdicts
 
 
