@@ -257,11 +257,15 @@ def _grade(request: dict[str, Any], out: int) -> None:
             ok, line = core.verdict(exercise, None, shell.user_ns)
         core.GRADE_KEYS.clear()
         learner_threads |= _threads() - before
-        if tampered or world.changed() or learner_threads & _threads():
-            ok, line = (
-                False,
-                core.verdict_line(False, "judge_changed", current_language(), {}),
-            )
+        refusal = (
+            "judge_changed"
+            if tampered or world.changed()
+            else "thread_running"
+            if learner_threads & _threads()
+            else None
+        )
+        if refusal is not None:
+            ok, line = False, core.verdict_line(False, refusal, current_language(), {})
         world.restore()
         results[exercise] = [bool(ok is True), str(line)]
         if want <= set(results):
