@@ -155,6 +155,31 @@ def unanswered_calls(messages):
 """
 """Every judge replaced by one that says yes, in the checks module and its registry."""
 
+PATCHES_JSON = """
+import json
+real_dumps = json.dumps
+json.dumps = lambda *args, **kwargs: real_dumps(*args, **kwargs).replace("false", "true")
+my_script = None
+"""
+"""The standard library the grade is reported with patched: every false verdict made true (it
+scored full marks before the runner watched ``json``)."""
+
+LEAVES_A_THREAD = """
+import threading, time
+from agentcore.course.judges import core
+judges = dict(core.EXERCISES)
+def say_yes():
+    while True:  # patch the judges again and again, in case the runner restores them
+        for name, spec in judges.items():
+            yes = lambda ns: (True, "unanswered_right", {})
+            core.EXERCISES[name] = core.Exercise(spec.names, yes)
+        time.sleep(0.0005)
+threading.Thread(target=say_yes, daemon=True).start()
+def unanswered_calls(messages):
+    return []
+"""
+"""A thread left running that keeps replacing the judges while the verdicts are computed."""
+
 RIGS: dict[str, tuple[str, str | None]] = {
     # the judge rebound: the old hidden tests trusted this name
     "rebinds_accepted": ("accepted = lambda *args, **kwargs: True\n", None),
@@ -177,6 +202,10 @@ RIGS: dict[str, tuple[str, str | None]] = {
     # the gradebook (this student's grades) and the notebook being graded edited from an
     # answer cell, tracebacks hidden from the kernel's output
     "edits_gradebook_and_files": (EDITS, None),
+    # the standard library the verdicts are written with patched
+    "patches_json": (PATCHES_JSON, None),
+    # a thread of the learner's that outlives its cell and patches the judges meanwhile
+    "leaves_a_thread": (LEAVES_A_THREAD, None),
 }
 
 
@@ -184,6 +213,7 @@ PAIRS = {
     "rebinds_and_prints": ("rebinds_accepted", "prints_a_tick"),
     "patches_and_equals": ("patches_registry", "always_equal"),
     "forgets_and_edits": ("deletes_forget", "edits_gradebook_and_files"),
+    "patches_json_and_threads": ("patches_json", "leaves_a_thread"),
 }
 """Each student tries one rig in each of the two answer cells: every cell must score zero."""
 
@@ -214,3 +244,39 @@ def test_rigging_attempts_score_zero_beside_full_and_partial_points(tmp_path: Pa
     found, maximum = scores(course, students)
     assert maximum == 2
     assert found == {"solved": 2, "half": 1, **{student: 0 for student in PAIRS}}
+
+
+def answered(notebook: Path, answers: dict[str, str]) -> dict[str, object]:
+    """The solution notebook ``notebook`` with the named exercises' solutions replaced."""
+    submitted = nbformat.read(notebook, as_version=4)
+    for cell in submitted.cells:
+        answer = answers.get(cell.metadata.get("agentcore", {}).get("exercise"))
+        if answer is not None:
+            cell.source = REGION.sub(lambda _, code=answer: code + "\n", cell.source)
+    return dict(submitted)
+
+
+FIXTURE_RIGS = {
+    # lesson 00's graded key read from the table the judge fills while grading
+    "00-fixed-script.ipynb": (
+        "workflow_or_agent",
+        "from agentcore.course.judges import core\n"
+        'my_answers = dict(core.GRADE_KEYS.get("workflow_or_agent") or {})\n',
+    ),
+    # the lesson's calls emptied, so that an empty prediction matches them all
+    "02-tools-and-registry.ipynb": ("predictions", "calls.clear()\nmy_predictions = {}\n"),
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(FIXTURE_RIGS))
+def test_answer_cells_cannot_read_the_key_or_empty_the_fixture(name: str) -> None:
+    from agentcore.course.judges.grade import judge_notebook
+
+    notebook = LESSON.parent / name
+    exercise, rig = FIXTURE_RIGS[name]
+    source = dict(nbformat.read(notebook, as_version=4))
+    solved = judge_notebook(source, source, [exercise], "en")[exercise]
+    rigged = judge_notebook(source, answered(notebook, {exercise: rig}), [exercise], "en")[exercise]
+    assert solved[0] is True, solved
+    assert rigged[0] is False, rigged

@@ -109,8 +109,10 @@ def test_an_answer_that_mutates_the_inputs_changes_nothing_for_the_next() -> Non
 
 
 def test_a_missing_prerequisite_names_the_cell_to_run() -> None:
-    line = judged("predictions", 'my_predictions = {"call-a": "runs"}')
-    assert "calls" in line and "earlier cell" in line and "raised" not in line
+    # lesson 06's failing_reminder needs the lesson's outbox (lesson 02's predictions, the
+    # earlier example, now judges with its own copy of the calls and registry)
+    line = judged("failing_reminder", "def send_reminder(to, text):\n    return {}\n")
+    assert "outbox" in line and "earlier cell" in line and "raised" not in line
 
 
 def test_an_answer_cell_that_raised_says_so_even_with_the_names_defined() -> None:

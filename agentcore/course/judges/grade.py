@@ -18,9 +18,13 @@ computed here instead:
   traceback, editing files or the gradebook) changes the score. README's teacher section shows
   the one configuration line.
 
-Residual limits (written down, not hidden): learner code runs with the grader's permissions, so
-it can edit files outside the notebook (the teacher's source folder) or read the runner's frames;
-grade in a container or a JupyterHub user's own account for a class where that matters.
+Residual limits (written down, not hidden): the answer is judged in the interpreter that runs it,
+so code written against the grader's internals can still score: a function that reads the
+judges' cases or the runner's frames (where the expected values are), or patches the runner's
+own objects found through ``gc``. And learner code runs with the grader's permissions, so it can
+read or edit files outside the notebook (the teacher's source folder). Grade in a container or a
+JupyterHub user's own account for a class where that matters; judging in a process of its own,
+calling the learner's functions with plain data, would close the first limit.
 """
 
 from __future__ import annotations
@@ -145,7 +149,8 @@ def judge_notebook(
             [sys.executable, "-I", "-m", "agentcore.course.judges.grade_runner"],
             input=json.dumps(request),
             capture_output=True,
-            text=True,
+            encoding="utf-8",
+            errors="replace",
             timeout=timeout,
             env={**os.environ, "PYTHONIOENCODING": "utf-8", "MPLBACKEND": "Agg"},
         )
@@ -154,8 +159,11 @@ def judge_notebook(
     lines = [line for line in done.stdout.splitlines() if line.startswith(nonce)]
     if not lines:
         return failed
-    results = json.loads(lines[-1][len(nonce) :])
-    judged = {name: (bool(value[0]), str(value[1])) for name, value in results.items()}
+    try:  # a Python literal (see grade_runner): data only, nothing of it is run
+        results = ast.literal_eval(lines[-1][len(nonce) :])
+        judged = {str(name): (value[0] is True, str(value[1])) for name, value in results.items()}
+    except (ValueError, SyntaxError, TypeError, AttributeError, IndexError, KeyError):
+        return failed
     for name in want:  # an exercise the run never reached (no answer cell for it)
         judged.setdefault(name, failed[name])
     return judged

@@ -7,8 +7,11 @@ order in an IPython shell of its own (the teacher's setup cells, and in place of
 the learner's source, its names cleared first); after each wanted answer cell it puts back every
 ``agentcore`` module, class, function body and builtin as they were before any learner code ran,
 judges the answer with :func:`agentcore.course.judges.core.verdict`, and refuses the verdict if the
-judge's world was changed while judging. Prints one line on the original stdout: the nonce, then
-``{exercise: [accepted, line]}`` as JSON. Everything the cells print goes to ``/dev/null``.
+judge's world was changed while judging or a thread of learner code is alive. Prints one line on
+the original stdout: the nonce, then ``{exercise: [accepted, line]}`` as a Python literal (built
+by ``repr`` and written with ``os.write``, both taken before any learner code ran, so no patch of
+``json`` or of a file object can rewrite it; read back with ``ast.literal_eval``). Everything the
+cells print goes to ``/dev/null``.
 """
 
 from __future__ import annotations
@@ -33,8 +36,48 @@ _LAZY_CLASS_KEYS = frozenset(
 """Keys Python or pydantic add to a class on first use (``isinstance`` against a Protocol)."""
 
 
+_REPORTING_MODULES = (
+    "json",
+    "json.encoder",
+    "json.decoder",
+    "json.scanner",
+    "os",
+    "posix",
+    "io",
+    "codecs",
+    "copy",
+    "contextlib",
+    "traceback",
+    "functools",
+)
+"""The standard library the runner itself uses after learner code ran (to judge, compare and
+write the verdicts): watched and put back like ``agentcore``, so a patched ``json.dumps``
+cannot rewrite the line the grade is read from."""
+
+
+_REPR = repr
+_WRITE = os.write
+"""The two functions the verdict line is made and written with, as they were when the runner
+was imported: built-in functions, which no learner code can change in place."""
+
+
+_RUNNER = sys.modules[__name__]
+"""This module, as imported (``python -m`` runs it as ``__main__``, a name IPython's shell then
+gives to its own namespace): watched like ``agentcore``, so its functions and ``World`` cannot be
+rebound by an answer cell."""
+
+
 def _lazy(key: str) -> bool:
     return key in _LAZY_CLASS_KEYS or key.startswith("__pydantic")
+
+
+def _watched(name: str) -> bool:
+    return name == "agentcore" or name.startswith("agentcore.") or name in _REPORTING_MODULES
+
+
+def _threads() -> frozenset[int]:
+    """The ids of the threads alive now (any thread, also one started with ``_thread``)."""
+    return frozenset(sys._current_frames())
 
 
 class World:
@@ -45,9 +88,9 @@ class World:
         self.modules = {
             name: module
             for name, module in sys.modules.items()
-            if isinstance(module, ModuleType)
-            and (name == "agentcore" or name.startswith("agentcore."))
+            if isinstance(module, ModuleType) and _watched(name)
         }
+        self.modules.setdefault(_RUNNER.__spec__.name if _RUNNER.__spec__ else "", _RUNNER)
         self.module_dicts = {name: dict(vars(m)) for name, m in self.modules.items()}
         # The judges' own tables (the registry, the cases, the expected values) are mutable:
         # a copy of each, to see and undo a change made in place.
@@ -67,7 +110,7 @@ class World:
         self.codes: dict[FunctionType, Any] = {}
         for name, namespace in self.module_dicts.items():
             for value in namespace.values():
-                if isinstance(value, type) and value.__module__ == name:
+                if isinstance(value, type) and value.__module__ == self.modules[name].__name__:
                     self.classes[value] = dict(vars(value))
                     for item in vars(value).values():
                         function = getattr(item, "__func__", item)
@@ -78,7 +121,11 @@ class World:
 
     def changed(self) -> bool:
         """Whether anything taken in the snapshot differs now (by identity)."""
-        if any(sys.modules.get(name) is not module for name, module in self.modules.items()):
+        if any(
+            sys.modules.get(name) is not module
+            for name, module in self.modules.items()
+            if module is not _RUNNER
+        ):
             return True
         # Added names are ignored (an import adds a submodule to its package); changed or
         # removed ones are what a patch does.
@@ -101,7 +148,8 @@ class World:
     def restore(self) -> None:
         """Put everything in the snapshot back."""
         for name, module in self.modules.items():
-            sys.modules[name] = module
+            if module is not _RUNNER:
+                sys.modules[name] = module
             vars(module).update(self.module_dicts[name])
         vars(builtins).update(self.builtins)
         for cls, saved in self.classes.items():
@@ -145,20 +193,22 @@ def main() -> None:
     caller then reports that the grading run did not report, and a teacher can read why).
     """
     request = json.loads(sys.stdin.read())
-    out = os.fdopen(os.dup(1), "w", encoding="utf-8")
+    out = os.dup(1)
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, 1)
     os.dup2(devnull, 2)
     try:
         _grade(request, out)
     except BaseException:  # the runner's own failure: say why, then end without verdicts
-        out.write(traceback.format_exc())
-        out.flush()
+        data = traceback.format_exc().encode("utf-8")
+        while data:
+            data = data[_WRITE(out, data) :]
         os._exit(1)
 
 
-def _grade(request: dict[str, Any], out: Any) -> None:
+def _grade(request: dict[str, Any], out: int) -> None:
     nonce = request["nonce"]
+    literal, write = _REPR, _WRITE  # locals: no learner code can rebind them
 
     from IPython.core.interactiveshell import InteractiveShell
 
@@ -167,14 +217,21 @@ def _grade(request: dict[str, Any], out: Any) -> None:
 
     set_language(request["language"])
     shell = InteractiveShell.instance()
-    core.GRADE_KEYS.update(request.get("keys", {}))
+    # The graded keys enter core.GRADE_KEYS only while their own verdict runs: an answer cell
+    # that reads that table finds it empty.
+    keys = dict(request.get("keys", {}))
     world = World()
     want = set(request["want"])
     results: dict[str, list[Any]] = {}
+    # A thread an answer cell (or the learner's code during a verdict) leaves running could
+    # change an answer or the judge while a later verdict runs: once one is alive, no verdict
+    # is trusted.
+    learner_threads: set[int] = set()
     for cell in request["cells"]:
         exercise = cell.get("exercise")
         for name in cell.get("names", []):
             shell.user_ns.pop(name, None)
+        before = _threads()
         with _quiet():
             # an answer cell gets the judges' time limit too: a loop at its top level ends
             outcome = (
@@ -184,6 +241,7 @@ def _grade(request: dict[str, Any], out: Any) -> None:
             )
         if exercise is None:
             continue
+        learner_threads |= _threads() - before
         core.note_cell_result(
             tuple(cell["names"]), outcome.error_in_exec or outcome.error_before_exec
         )
@@ -191,20 +249,31 @@ def _grade(request: dict[str, Any], out: Any) -> None:
             continue
         tampered = world.changed()
         world.restore()
+        before = _threads()
+        if exercise in keys:
+            core.GRADE_KEYS[exercise] = keys[exercise]
         with _quiet():
             # in the language the lesson's setup cell chose (set_language), as in the lesson
             ok, line = core.verdict(exercise, None, shell.user_ns)
-        if tampered or world.changed():
-            ok, line = (
-                False,
-                core.verdict_line(False, "judge_changed", current_language(), {}),
-            )
+        core.GRADE_KEYS.clear()
+        learner_threads |= _threads() - before
+        refusal = (
+            "judge_changed"
+            if tampered or world.changed()
+            else "thread_running"
+            if learner_threads & _threads()
+            else None
+        )
+        if refusal is not None:
+            ok, line = False, core.verdict_line(False, refusal, current_language(), {})
         world.restore()
         results[exercise] = [bool(ok is True), str(line)]
         if want <= set(results):
             break
-    out.write(nonce + json.dumps(results, ensure_ascii=False) + "\n")
-    out.flush()
+    world.restore()
+    data = (nonce + literal(results) + "\n").encode("utf-8")
+    while data:
+        data = data[write(out, data) :]
     os._exit(0)  # no atexit handler or thread of learner code runs after the verdicts
 
 

@@ -41,6 +41,9 @@ def workflow_or_agent(ns: Namespace) -> Judgement:
     missing = [job for job in JOB_NAMES if answers.get(job) not in CHOICES]
     if missing:
         return False, "jobs_missing", {"jobs": ", ".join(missing)}
+    extra = [repr(key) for key in answers if key not in JOB_NAMES]
+    if extra:  # a key for a job that does not exist is a misread task, not a harmless extra
+        return False, "jobs_extra", {"keys": ", ".join(extra)}
     key = GRADE_KEYS.get("workflow_or_agent")  # the teacher's key, when grading
     if key is not None:
         wrong = [job for job in JOB_NAMES if answers[job] != key[job]]

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from agentcore.course.judges.core import (
     Judgement,
@@ -15,11 +17,12 @@ from agentcore.course.judges.core import (
     same,
 )
 from agentcore.course.judges.runs import outcome
+from agentcore.course.teaching_tools import build_tools
 from agentcore.errors import AgentRuntimeError, ToolArgumentsError
 from agentcore.protocol import ModelTurn, ToolCall
 from agentcore.runtime import RunResult
 from agentcore.scripted import ScriptedModel
-from agentcore.tools import Tool
+from agentcore.tools import Tool, ToolRegistry
 
 ABSOLUTE_ZERO_F = -459.67
 """The task's bound: a temperature "not below" absolute zero in °F."""
@@ -52,6 +55,13 @@ def to_celsius_tool(ns: Namespace) -> Judgement:
         parameters.get("properties", {})
     ) != ["temperature_f"]:
         return False, "tool_fields", {}
+    # "strict=True": in Python mode too (the runtime validates JSON strictly either way)
+    try:
+        tool.arguments_model.model_validate({"temperature_f": "64.4"})
+    except ValidationError:
+        pass
+    else:
+        return False, "tool_accepted_text", {}
     good = through_runtime(tool, {"temperature_f": 64.4})
     if isinstance(good, AgentRuntimeError):
         return False, "tool_good_call", {"error": error_name(good)}
@@ -77,6 +87,38 @@ def to_celsius_tool(ns: Namespace) -> Judgement:
     return True, "tool_right", {}
 
 
+class LessonConvertArguments(BaseModel):
+    """Lesson 02's ``ConvertArguments``, as its cell defines it: the judge's own copy, so an
+    answer cell that rebinds ``registry`` or empties ``calls`` cannot change the outcomes."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    temperature_c: float = Field(ge=-273.15, allow_inf_nan=False)
+    unit: Literal["fahrenheit", "kelvin"]
+
+
+def lesson_registry() -> ToolRegistry:
+    """Lesson 02's ``registry``: the two teaching tools and ``convert_temperature``."""
+    convert = Tool(
+        name="convert_temperature",
+        description="Convert a temperature from degrees Celsius to Fahrenheit or Kelvin.",
+        arguments_model=LessonConvertArguments,
+        handler=lambda temperature_c, unit: {"temperature": temperature_c, "unit": unit},
+    )
+    return ToolRegistry([*build_tools(), convert])
+
+
+def lesson_calls() -> list[ToolCall]:
+    """Lesson 02's five ``calls``, as its cell defines them."""
+    return [
+        ToolCall("call-a", "celsius_to_fahrenheit", {"temperature_c": 12.0}),
+        ToolCall("call-b", "get_weather", {"city": "Tokyo"}),
+        ToolCall("call-c", "get_teaching_weather", {"city": "tokyo"}),
+        ToolCall("call-d", "convert_temperature", {"temperature_c": 12, "unit": "kelvin"}),
+        ToolCall("call-e", "get_teaching_weather", {"city": "Tokyo", "units": "celsius"}),
+    ]
+
+
 def registry_outcome(call: ToolCall, registry: Any) -> str:
     """``"runs"`` or the error type name of one call through ``registry``."""
     model = ScriptedModel([ModelTurn(tool_calls=(call,)), ModelTurn(final_text="ok")])
@@ -84,15 +126,17 @@ def registry_outcome(call: ToolCall, registry: Any) -> str:
     return "runs" if isinstance(result, RunResult) else type(result).__name__
 
 
-@exercise(
-    "predictions", ("my_predictions",), needs={"calls": "02_calls", "registry": "02_registry"}
-)
+@exercise("predictions", ("my_predictions",))
 def predictions(ns: Namespace) -> Judgement:
-    """Lesson 02's five ``calls`` through the lesson's ``registry``, beside the predictions."""
-    calls, registry = ns["calls"], ns["registry"]
+    """Lesson 02's five calls through the lesson's registry (the judge's own copies), beside
+    the predictions: a dict from each call_id to ``"runs"`` or the error's type name."""
+    calls, registry = lesson_calls(), lesson_registry()
     if not isinstance(ns["my_predictions"], dict):
         return False, "predictions_not_a_dict", {"kind": kind(ns["my_predictions"])}
     guesses = plain(ns["my_predictions"])
+    ids = [call.call_id for call in calls]
+    if set(guesses) != set(ids):  # keys that are not the five call_ids: say the form
+        return False, "predictions_keys", {"ids": ", ".join(ids)}
     wrong = [c for c in calls if guesses.get(c.call_id) != registry_outcome(c, registry)]
     total = len(calls)
     if wrong:

@@ -42,6 +42,10 @@ def break_second_turn(ns: Namespace) -> Judgement:
             "script_counts",
             {"turns": result.model_turns, "executions": result.tool_executions},
         )
+    # "reads Tokyo's weather": the one observation is Tokyo's record, not another city's
+    observed = [json.loads(m["content"]) for m in result.messages if m.get("role") == "tool"]
+    if not observed or not isinstance(observed[0], dict) or observed[0].get("city") != "Tokyo":
+        return False, "script_not_tokyo", {}
     return True, "script_right", {}
 
 
@@ -106,6 +110,15 @@ UNANSWERED_CASES: tuple[tuple[str, list[dict[str, Any]], list[str]], ...] = (
         ["call-paris", "call-convert"],
     ),
     ("case_no_calls", [USER, {"role": "assistant", "content": "Hello!"}], []),
+    (
+        "case_second_observed",
+        [
+            USER,
+            _request(TOKYO, PARIS),
+            _observation("call-paris", "get_teaching_weather", {**TOKYO_RECORD, "city": "Paris"}),
+        ],
+        ["call-tokyo"],
+    ),
 )
 
 
@@ -113,13 +126,18 @@ def judge_lists(name: str, function: Any, cases: Any, wrong_key: str, right_key:
     """Call ``function`` on a deep copy of each case's input; its lists beside the expected.
 
     Used by every "write a function that returns a list of call_ids" exercise. A case's input
-    is rebuilt for every call, so an answer that mutates it changes nothing for the next. A
-    result that is not a list, or a list holding anything but ``str`` (the call dicts instead
-    of their call_ids), gets a hint naming the expected form before any case is compared.
+    is rebuilt for every call, so an answer that mutates it changes nothing for the next; an
+    answer that changes the list it was given is refused (a transcript or a request is read
+    to be checked, and what already happened is never lost). A result that is not a list, or a
+    list holding anything but ``str`` (the call dicts instead of their call_ids), gets a hint
+    naming the expected form before any case is compared.
     """
     wrong = []
     for case, given, expected in cases:
-        got = call(name, function, copy.deepcopy(given))
+        handed = copy.deepcopy(given)
+        got = call(name, function, handed)
+        if type(handed) is not list or not same(plain(handed), given):
+            return False, "changed_input", {"name": name}
         if got is None:
             return False, "returns_nothing", {"name": name}
         if not isinstance(got, list):

@@ -15,23 +15,38 @@ from agentcore.course.judges.core import (
 )
 from agentcore.course.judges.runs import call_ids, run, weather_tool_with
 from agentcore.course.teaching_tools import CONVERSION_TOOL, build_tools
-from agentcore.course.weather import ScriptedWeatherModel
+from agentcore.course.weather import ZH_CN_WORDS, ScriptedWeatherModel
 from agentcore.errors import AgentRuntimeError
 from agentcore.protocol import ModelTurn, ToolCall
 from agentcore.scripted import ScriptedModel
 
 
-def paris_models() -> dict[str, tuple[Callable[[], Any], str]]:
-    """Models a Paris weather check must fail, each with the message that says what it missed:
-    the guesser and the double lookup get the answer right but not the path; the last one
-    takes the right path to a wrong answer (a check of the trajectory alone passes it)."""
+def honest_model() -> ScriptedModel:
+    """The chapter's model, reading the city from the request: a check that runs it on another
+    city's request (lesson 04's ``REQUEST`` is Tokyo's) gets that city's answer, not Paris's."""
+
+    def honest(messages: Any, tools: Any) -> ModelTurn:
+        request = str(messages[0].get("content", "")) if messages else ""
+        city = "Paris" if "Paris" in request or ZH_CN_WORDS["Paris"] in request else "Tokyo"
+        return ScriptedWeatherModel(city=city, task="weather").generate(messages, tools)
+
+    return ScriptedModel(honest)
+
+
+def paris_models() -> dict[str, tuple[Callable[[], Any], str, str]]:
+    """Models a Paris weather check must fail, each with the message that says what it missed
+    and what it did not do: the guesser, the double lookup and the lookup under another
+    call_id get the answer right but not the path; the last two take the right path to a
+    wrong answer (a check of the trajectory alone passes them; "12" alone passes 12.5°C)."""
     answer = "Paris's deterministic teaching record is 12.0°C, light rain."
     look = ToolCall("call-weather", "get_teaching_weather", {"city": "Paris"})
     again = ToolCall("call-weather-2", "get_teaching_weather", {"city": "Paris"})
+    other_id = ToolCall("call-paris", "get_teaching_weather", {"city": "Paris"})
     return {
         "model_guesser": (
             lambda: ScriptedModel([ModelTurn(final_text=answer)]),
             "paris_passed_guesser",
+            "what_read",
         ),
         "model_twice": (
             lambda: ScriptedModel(
@@ -42,14 +57,43 @@ def paris_models() -> dict[str, tuple[Callable[[], Any], str]]:
                 ]
             ),
             "paris_passed_guesser",
+            "what_read",
+        ),
+        "model_other_id": (
+            lambda: ScriptedModel(
+                [ModelTurn(tool_calls=(other_id,)), ModelTurn(final_text=answer)]
+            ),
+            "paris_passed_guesser",
+            "what_call_id",
         ),
         "model_wrong_answer": (
             lambda: ScriptedModel(
                 [ModelTurn(tool_calls=(look,)), ModelTurn(final_text="Paris is 18.0°C, cloudy.")]
             ),
             "paris_passed_wrong_answer",
+            "what_read",
+        ),
+        "model_close_answer": (
+            lambda: ScriptedModel(
+                [
+                    ModelTurn(tool_calls=(look,)),
+                    ModelTurn(final_text="Paris is 12.5°C, light rain."),
+                ]
+            ),
+            "paris_passed_wrong_answer",
+            "what_read",
         ),
     }
+
+
+def failing_errors() -> tuple[type[BaseException], ...]:
+    """What a failing check may raise: ``AssertionError``, or ``pytest.fail``'s exception
+    (lesson 04's ``run_checks`` counts both as failed)."""
+    try:
+        import pytest
+    except ImportError:  # an environment without pytest: only assert can fail a check there
+        return (AssertionError,)
+    return (AssertionError, pytest.fail.Exception)
 
 
 @exercise("check_paris_weather", ("check_paris_weather",))
@@ -57,15 +101,16 @@ def check_paris_weather(ns: Namespace) -> Judgement:
     """``check_paris_weather(make_model)``: a test that passes the honest model, fails the rest."""
     function = ns["check_paris_weather"]
     try:
-        function(lambda: ScriptedWeatherModel(city="Paris", task="weather"))
+        function(honest_model)
     except TimeLimitExceeded:
         raise
     except BaseException as error:
         return False, "paris_honest_failed", {"error": error_name(error)}
-    for key, (make_model, passed) in paris_models().items():
+    failing = failing_errors()
+    for key, (make_model, passed, what) in paris_models().items():
         try:
             returned = function(make_model)
-        except AssertionError:
+        except failing:
             continue
         except TimeLimitExceeded:
             raise
@@ -73,7 +118,7 @@ def check_paris_weather(ns: Namespace) -> Judgement:
             return False, "paris_guesser_error", {"model_key": key, "error": error_name(error)}
         if returned is not None:
             return False, "paris_returns_value", {}
-        return False, passed, {"model_key": key, "what_key": "what_read"}
+        return False, passed, {"model_key": key, "what_key": what}
     return True, "paris_right", {}
 
 
@@ -85,9 +130,15 @@ def compare_cities(ns: Namespace) -> Judgement:
         "Tokyo": {"city": "Tokyo", "temperature_c": 9.0, "condition": "clear"},
         "Paris": {"city": "Paris", "temperature_c": 21.0, "condition": "sunny"},
     }
+    # less than a degree apart, so a comparison of truncated or rounded values shows
+    close = {
+        "Tokyo": {"city": "Tokyo", "temperature_c": 12.4, "condition": "cloudy"},
+        "Paris": {"city": "Paris", "temperature_c": 12.9, "condition": "light rain"},
+    }
     cases = [
         (build_tools(), "Tokyo", "Paris"),
         ([weather_tool_with(warm_paris), CONVERSION_TOOL], "Paris", "Tokyo"),
+        ([weather_tool_with(close), CONVERSION_TOOL], "Paris", "Tokyo"),
     ]
     for tools, warmer, colder in cases:
         try:

@@ -46,6 +46,12 @@ ITEMS_CASES: tuple[tuple[str, list[dict[str, Any]], list[str]], ...] = (
         [],
     ),
     ("case_paired", [REQUEST_ITEM], []),
+    # the lesson's shortcut after a turn of two calls: only that turn's two outputs are sent
+    (
+        "case_two_lone",
+        [_output_item("call-tokyo"), _output_item("call-paris")],
+        ["call-tokyo", "call-paris"],
+    ),
 )
 
 
