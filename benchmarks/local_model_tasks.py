@@ -21,9 +21,9 @@ For each run it records what a learner would notice, against the scripted trajec
 
 ``--compare`` runs the same 16 runs for every model of
 :data:`~agentcore.providers.local_model.MODEL_PACKAGES` whose package is installed and writes
-``local-model-comparison.json`` (one summary per model, with its rows): which small model
-shipped in a PyPI package makes the best tool calls (issue 22). Models whose package is missing
-are listed as such, not skipped silently.
+``benchmarks/local-model-comparison.json`` (one summary per model, with its rows): which small
+model shipped in a PyPI package makes the best tool calls (issue 22); README shows it. Models
+whose package is missing are listed as such, not skipped silently.
 
 Usage (needs the ``local`` extra; a few minutes per model on two idle cores)::
 
@@ -60,7 +60,8 @@ from agentcore.providers.local_model import (
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "agentcore" / "course" / "measurements" / MEASUREMENT
-COMPARISON = RESULTS.with_name("local-model-comparison.json")
+# The comparison is for choosing the model, not for the lessons: kept here, out of the wheel.
+COMPARISON = ROOT / "benchmarks" / "local-model-comparison.json"
 # The words of the adapters' refusal of a reply with no tool call and no text
 # (agentcore/providers/openai_compatible.py): how a blank answer is told from a reply cut off.
 BLANK = "holds no tool call and no text"

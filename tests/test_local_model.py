@@ -171,10 +171,11 @@ class Loader:
 
     def __init__(self) -> None:
         self.built: list[dict[str, Any]] = []
+        self.llama = StandIn(ANSWER)
 
-    def Llama(self, **options: Any) -> StandIn:  # noqa: N802 (llama_cpp.Llama's name)
+    def Llama(self, **options: Any) -> StandIn:  # llama_cpp.Llama's name
         self.built.append(options)
-        return StandIn(ANSWER)
+        return self.llama
 
 
 def test_a_chunked_model_is_read_from_its_package_and_gets_its_chat_format(
@@ -193,10 +194,22 @@ def test_a_chunked_model_is_read_from_its_package_and_gets_its_chat_format(
     monkeypatch.setattr(local_model.importlib, "import_module", modules.__getitem__)
     assert model_file("gemma3-270m") == whole
     model = LocalModel(model="gemma3-270m", seed=3)
-    assert model.generate([{"role": "user", "content": "hi"}], []).final_text
+    tools = [tool.schema() for tool in build_tools()]
+    assert model.generate([{"role": "user", "content": "Tokyo?"}], tools).final_text
     [options] = loader.built
     assert options["model_path"] == str(whole)
     assert options["chat_format"] == "gemma" and options["seed"] == 3
+    # The gemma format drops system messages: the tools are described in the first user turn.
+    [request] = loader.llama.calls
+    [message] = request["messages"]
+    assert message["role"] == "user"
+    assert message["content"].startswith("You can call these tools:\n- get_teaching_weather")
+    assert message["content"].endswith("\n\nTokyo?")
+
+
+def test_an_unknown_model_is_refused_before_anything_runs() -> None:
+    with pytest.raises(ValueError, match="model must be one of smollm2-135m, gemma3-270m"):
+        LocalModel(model="gpt-5", llama=StandIn(ANSWER))
 
 
 def test_missing_chunks_are_a_typed_error_that_says_to_reinstall(

