@@ -282,7 +282,7 @@ def _assistant_message(turn: ModelTurn) -> FrozenDict:
     if turn.final_text is not None:
         message: dict[str, Any] = {"role": "assistant", "content": turn.final_text}
     else:
-        calls = FrozenList(FrozenDict(call.as_message_entry()) for call in turn.tool_calls)
+        calls = FrozenList([FrozenDict(call.as_message_entry()) for call in turn.tool_calls])
         message = {"role": "assistant", "content": "", "tool_calls": calls}
     if turn.provider_items:
         message["provider_items"] = FrozenList(turn.provider_items)
@@ -364,7 +364,9 @@ class AgentRun:
         Raises ``ValueError`` for a message that is not JSON or holds text that is not
         valid UTF-8.
         """
-        self._messages.append(freeze(message, "message"))
+        # The loop's own messages are built frozen (FrozenDict), so they go in as they are.
+        frozen = message if type(message) is FrozenDict else freeze(message, "message")
+        self._messages.append(frozen)
 
     def __iter__(self) -> Iterator[RunEvent]:
         return self
@@ -385,7 +387,7 @@ class AgentRun:
         finally:
             self._advancing.release()
         self.events.append(event)
-        if isinstance(event, RunFailed):
+        if type(event) is RunFailed:
             self._error_traceback = event.error.__traceback__
         return event
 
@@ -464,13 +466,16 @@ class RunResult:
             raise TypeError(f"RunResult.answer must be a str, got {type(self.answer).__name__}")
         int_at_least("model_turns", self.model_turns, 0)
         int_at_least("tool_executions", self.tool_executions, 0)
-        if isinstance(self.messages, str | Mapping) or not isinstance(self.messages, Iterable):
-            raise TypeError(
-                "RunResult.messages must be a sequence of message dicts, got "
-                f"{type(self.messages).__name__}"
-            )
+        messages = self.messages
+        if type(messages) is not list:  # the runtime passes a list: no need to ask further
+            if isinstance(messages, str | Mapping) or not isinstance(messages, Iterable):
+                raise TypeError(
+                    "RunResult.messages must be a sequence of message dicts, got "
+                    f"{type(messages).__name__}"
+                )
+            messages = list(messages)
         # The runtime's messages are frozen already: this costs one pass over the list.
-        object.__setattr__(self, "messages", freeze(list(self.messages), "messages"))
+        object.__setattr__(self, "messages", freeze(messages, "messages"))
 
     def __reduce__(self) -> tuple[Any, ...]:
         # Rebuilt through __init__, so a copy (deep or not) or an unpickled result is frozen.
