@@ -137,6 +137,7 @@ class ModelTurn:
         if has_final:
             final_text = _require_text(self.final_text, "ModelTurn.final_text")
             object.__setattr__(self, "final_text", final_text)
+            return
         seen: set[str] = set()
         for index, call in enumerate(self.tool_calls):
             if type(call) is not ToolCall:  # not a ToolCall, or a subclass to copy
