@@ -10,11 +10,11 @@ loop never sees the wire format.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
 from agentcore.errors import InvalidModelTurnError, shown
-from agentcore.transcript import Message, freeze
+from agentcore.transcript import FrozenDict, Message, freeze
 
 ToolSchema = Mapping[str, Any]
 """What the model is shown of one tool: ``{"name", "description", "parameters"}``."""
@@ -52,9 +52,11 @@ def _json_object(value: object, field_name: str) -> Mapping[str, Any]:
 
 _set = object.__setattr__
 """Set a field of a frozen dataclass while it is being built (its normalised value)."""
+_NO_ARGUMENTS = FrozenDict()
+"""The arguments of a call that passes none: read-only, so one object serves every call."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class ToolCall:
     """One tool request from the model (chapter section 4).
 
@@ -75,12 +77,16 @@ class ToolCall:
 
     call_id: str
     name: str
-    arguments: Mapping[str, Any] = field(default_factory=dict)
+    arguments: Mapping[str, Any]
 
-    def __post_init__(self) -> None:
-        _set(self, "call_id", _require_text(self.call_id, "ToolCall.call_id"))
-        _set(self, "name", _require_text(self.name, "ToolCall.name"))
-        _set(self, "arguments", _json_object(self.arguments, "ToolCall.arguments"))
+    def __init__(
+        self, call_id: str, name: str, arguments: Mapping[str, Any] = _NO_ARGUMENTS
+    ) -> None:
+        # Written out (init=False) so that each field is checked and set once: a model makes
+        # a ToolCall for every call of every turn, so this is on the path of every run.
+        _set(self, "call_id", _require_text(call_id, "ToolCall.call_id"))
+        _set(self, "name", _require_text(name, "ToolCall.name"))
+        _set(self, "arguments", _json_object(arguments, "ToolCall.arguments"))
 
     def as_message_entry(self) -> dict[str, Any]:
         """Return the call as the transcript stores it: ``{"call_id", "name", "arguments"}``."""
@@ -114,18 +120,13 @@ class ModelTurn:
     provider_items: tuple[Any, ...] = ()
 
     def __post_init__(self) -> None:
-        if isinstance(self.tool_calls, list):
-            object.__setattr__(self, "tool_calls", tuple(self.tool_calls))
-        items = self.provider_items
-        if items or not isinstance(items, list | tuple | None):  # an empty dict is refused too
-            self._freeze_provider_items()
-        elif not isinstance(self.provider_items, tuple):  # [] or None: nothing to replay
-            object.__setattr__(self, "provider_items", ())
-        if not isinstance(self.tool_calls, tuple):
-            raise InvalidModelTurnError(
-                f"ModelTurn.tool_calls must be a tuple of ToolCall, got "
-                f"{type(self.tool_calls).__name__}"
-            )
+        # Tidy the fields first: a list of calls becomes a tuple, no provider items become ().
+        # Every model turn of every run passes here, so the usual turn (a tuple of plain
+        # ToolCalls, no provider items) takes exact type checks only.
+        if type(self.provider_items) is not tuple or self.provider_items:
+            self._tidy_provider_items()
+        if type(self.tool_calls) is not tuple:
+            self._tidy_tool_calls()
         has_final = self.final_text is not None
         has_calls = bool(self.tool_calls)
         if has_final == has_calls:
@@ -136,25 +137,43 @@ class ModelTurn:
         if has_final:
             final_text = _require_text(self.final_text, "ModelTurn.final_text")
             object.__setattr__(self, "final_text", final_text)
+            return
         seen: set[str] = set()
-        plain: list[ToolCall] = []
-        copied = False
         for index, call in enumerate(self.tool_calls):
-            if not isinstance(call, ToolCall):
-                raise InvalidModelTurnError(
-                    f"ModelTurn.tool_calls[{index}] must be a ToolCall, got {type(call).__name__}"
-                )
-            if type(call) is not ToolCall:  # a subclass may show other fields than it checked
-                call, copied = ToolCall(call.call_id, call.name, call.arguments), True
-            plain.append(call)
+            if type(call) is not ToolCall:  # not a ToolCall, or a subclass to copy
+                call = self._plain_call(index)
             if call.call_id in seen:
                 raise InvalidModelTurnError(
                     f"ModelTurn.tool_calls repeats call_id {call.call_id!r}; "
                     "every call in a turn needs its own call_id"
                 )
             seen.add(call.call_id)
-        if copied:
-            object.__setattr__(self, "tool_calls", tuple(plain))
+
+    def _tidy_tool_calls(self) -> None:
+        if isinstance(self.tool_calls, list):
+            object.__setattr__(self, "tool_calls", tuple(self.tool_calls))
+        elif not isinstance(self.tool_calls, tuple):
+            raise InvalidModelTurnError(
+                f"ModelTurn.tool_calls must be a tuple of ToolCall, got "
+                f"{type(self.tool_calls).__name__}"
+            )
+
+    def _plain_call(self, index: int) -> ToolCall:
+        """Refuse ``tool_calls[index]`` if it is not a ToolCall; copy a subclass to a plain one.
+
+        A subclass may show other fields than it checked, so its fields are read once and
+        checked again; the copy takes its place in ``tool_calls``.
+        """
+        call = self.tool_calls[index]
+        if not isinstance(call, ToolCall):
+            raise InvalidModelTurnError(
+                f"ModelTurn.tool_calls[{index}] must be a ToolCall, got {type(call).__name__}"
+            )
+        plain = ToolCall(call.call_id, call.name, call.arguments)
+        calls = list(self.tool_calls)
+        calls[index] = plain
+        object.__setattr__(self, "tool_calls", tuple(calls))
+        return plain
 
     def __repr__(self) -> str:
         # Only the half that is set, and provider_items only when an adapter filled it.
@@ -166,7 +185,12 @@ class ModelTurn:
             parts.append(f"provider_items={self.provider_items!r}")
         return f"ModelTurn({', '.join(parts)})"
 
-    def _freeze_provider_items(self) -> None:
+    def _tidy_provider_items(self) -> None:
+        if not self.provider_items and isinstance(self.provider_items, list | tuple | None):
+            object.__setattr__(self, "provider_items", ())  # [] or None: nothing to replay
+            return
+        # Anything else that is not a list or tuple is refused, empty or not (an empty dict
+        # is a bug, not "nothing to replay").
         if not isinstance(self.provider_items, list | tuple):
             raise InvalidModelTurnError(
                 "ModelTurn.provider_items must be a list or tuple of JSON values, got "

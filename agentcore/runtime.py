@@ -117,7 +117,7 @@ class AgentRuntime:
         for event in run:
             if self.verbose and (line := event.trace_line()) is not None:
                 print(line)
-        return run.finish()
+        return run._outcome()  # the events are over: what finish() would return or raise
 
     def start(self, user_input: str) -> AgentRun:
         """Begin a run without advancing it; see :class:`AgentRun`.
@@ -254,13 +254,15 @@ def _rejected_message(rejected: Sequence[Any]) -> dict[str, Any]:
 
 def _check_call_ids(run: AgentRun, calls: Sequence[ToolCall]) -> None:
     """Refuse a ``call_id`` already used in this run (section 4.2), then remember the new ones."""
+    used = run.call_ids
     for call in calls:
-        if call.call_id in run.call_ids:
+        if call.call_id in used:
             raise InvalidModelTurnError(
                 f"call_id {call.call_id!r} was already used in this run; every tool call "
                 "needs a call_id of its own so its observation can be paired with it"
             )
-    run.call_ids.update(call.call_id for call in calls)
+    for call in calls:  # only once the whole turn passed: a refused turn leaves none behind
+        used.add(call.call_id)
 
 
 def _check_budget(run: AgentRun, calls: int, max_tool_calls: int) -> None:
@@ -282,7 +284,7 @@ def _assistant_message(turn: ModelTurn) -> FrozenDict:
     if turn.final_text is not None:
         message: dict[str, Any] = {"role": "assistant", "content": turn.final_text}
     else:
-        calls = FrozenList(FrozenDict(call.as_message_entry()) for call in turn.tool_calls)
+        calls = FrozenList([FrozenDict(call.as_message_entry()) for call in turn.tool_calls])
         message = {"role": "assistant", "content": "", "tool_calls": calls}
     if turn.provider_items:
         message["provider_items"] = FrozenList(turn.provider_items)
@@ -330,7 +332,10 @@ class AgentRun:
         self._messages: list[Message] = []
         self._advancing = threading.Lock()
         self._error_traceback: TracebackType | None = None
-        self.record({"role": "user", "content": user_input})
+        # Built frozen: only the text needs a check (valid UTF-8), named as record() names it.
+        plain = type(user_input) is str and user_input.isascii()
+        text = user_input if plain else freeze(user_input, "message['content']")
+        self.record(FrozenDict({"role": "user", "content": text}))
         self._events = runtime._loop(self)
 
     @property
@@ -364,7 +369,9 @@ class AgentRun:
         Raises ``ValueError`` for a message that is not JSON or holds text that is not
         valid UTF-8.
         """
-        self._messages.append(freeze(message, "message"))
+        # The loop's own messages are built frozen (FrozenDict), so they go in as they are.
+        frozen = message if type(message) is FrozenDict else freeze(message, "message")
+        self._messages.append(frozen)
 
     def __iter__(self) -> Iterator[RunEvent]:
         return self
@@ -385,7 +392,7 @@ class AgentRun:
         finally:
             self._advancing.release()
         self.events.append(event)
-        if isinstance(event, RunFailed):
+        if type(event) is RunFailed:
             self._error_traceback = event.error.__traceback__
         return event
 
@@ -412,6 +419,14 @@ class AgentRun:
         """
         for _ in self:
             pass
+        return self._outcome()
+
+    def _outcome(self) -> RunResult:
+        """The result of a run that has ended, or its error raised (what :meth:`finish` gives).
+
+        :meth:`AgentRuntime.run` calls it once its own loop over the events has ended, so the
+        ended run is not asked for another event.
+        """
         if self.error is not None:
             raise self.error.with_traceback(self._error_traceback)
         if self.interrupted is not None:
@@ -464,13 +479,16 @@ class RunResult:
             raise TypeError(f"RunResult.answer must be a str, got {type(self.answer).__name__}")
         int_at_least("model_turns", self.model_turns, 0)
         int_at_least("tool_executions", self.tool_executions, 0)
-        if isinstance(self.messages, str | Mapping) or not isinstance(self.messages, Iterable):
-            raise TypeError(
-                "RunResult.messages must be a sequence of message dicts, got "
-                f"{type(self.messages).__name__}"
-            )
+        messages = self.messages
+        if type(messages) is not list:  # the runtime passes a list: no need to ask further
+            if isinstance(messages, str | Mapping) or not isinstance(messages, Iterable):
+                raise TypeError(
+                    "RunResult.messages must be a sequence of message dicts, got "
+                    f"{type(messages).__name__}"
+                )
+            messages = list(messages)
         # The runtime's messages are frozen already: this costs one pass over the list.
-        object.__setattr__(self, "messages", freeze(list(self.messages), "messages"))
+        object.__setattr__(self, "messages", freeze(messages, "messages"))
 
     def __reduce__(self) -> tuple[Any, ...]:
         # Rebuilt through __init__, so a copy (deep or not) or an unpickled result is frozen.

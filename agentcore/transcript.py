@@ -204,6 +204,9 @@ def _text_key(key: object) -> str:
 def _freeze_sequence(value: list[Any] | tuple[Any, ...]) -> FrozenList:
     items = []
     for index, item in enumerate(value):
+        if type(item) in _ALREADY_FROZEN:  # the usual case: a message the runtime froze
+            items.append(item)
+            continue
         try:
             items.append(_freeze(item))
         except _NotJSON as error:
