@@ -1,4 +1,4 @@
-"""The Chinese web font the lesson website bundles, so Chinese renders on a machine with no CJK font.
+"""The Chinese web font the lesson website bundles: Chinese renders on a machine with no CJK font.
 
 ``bundle_cjk_font(static)`` unpacks Noto Sans SC from the npm package ``@fontsource/noto-sans-sc``
 (SIL Open Font License 1.1, whose text it copies beside the font, as the license asks) into

@@ -33,8 +33,10 @@ mermaid_d3_zoom = False
 # The bundled font first, then Mermaid's own list: with it later, Chromium drew some Chinese
 # characters of an SVG label as empty boxes on a machine with no CJK font (it draws them all
 # when the font comes first).
-mermaid_init_config = {"startOnLoad": False,
-                       "fontFamily": f'"{FAMILY}", "trebuchet ms", verdana, arial, sans-serif'}
+mermaid_init_config = {
+    "startOnLoad": False,
+    "fontFamily": f'"{FAMILY}", "trebuchet ms", verdana, arial, sans-serif',
+}
 
 language = "en"
 html_search_language = "zh"  # jieba segments Chinese; English words are indexed as well
