@@ -140,6 +140,13 @@ def test_each_lesson_page_opens_the_same_lesson_in_the_browser_edition(built: Pa
             assert link in html, page
 
 
+def test_each_home_page_opens_the_browser_edition_by_a_relative_link(built: Path) -> None:
+    for home, label in (("index.html", "Run the course in your browser"),
+                        ("index.zh-CN.html", "在浏览器中运行课程")):  # fmt: skip
+        html = (built / home).read_text(encoding="utf-8")
+        assert re.search(r'id="run-in-browser" href="lite/lab/index.html">' + label, html), home
+
+
 def test_stored_outputs_are_shown_not_re_executed(built: Path) -> None:
     html = (built / "notebooks" / "en" / "01-the-loop.html").read_text(encoding="utf-8")
     assert "get_teaching_weather" in html

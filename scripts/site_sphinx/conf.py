@@ -87,11 +87,15 @@ def _page_context(app: Any, pagename: str, templatename: str, context: dict[str,
     context["switch_url"] = context["pathto"](twin_of(pagename, set(app.env.found_docs)))
     context["switch_label"] = "English" if language == ZH else "简体中文"
     context["switch_language"] = "en" if language == ZH else ZH
+    lab = context["pathto"]("lite/lab/index.html", 1)  # relative: right wherever it is served
     if pagename.startswith("notebooks/"):  # the lesson itself, runnable in JupyterLite
-        lab = context["pathto"]("lite/lab/index.html", 1)
         context["lite_url"] = f"{lab}?path={pagename}.ipynb"
         context["lite_label"] = "在浏览器中运行这节课（无需安装）" if language == ZH else (
             "Run this lesson in your browser (nothing to install)")
+    elif pagename in ("index", _TWINS["index"]):  # the home page: the whole browser edition
+        context["lite_url"] = lab
+        context["lite_label"] = "在浏览器中运行课程（无需安装）" if language == ZH else (
+            "Run the course in your browser (nothing to install)")
 
 
 def setup(app: Any) -> dict[str, Any]:
