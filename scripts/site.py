@@ -23,7 +23,7 @@ import time
 from pathlib import Path
 from typing import ClassVar
 
-from scripts import site_pages
+from scripts import site_font, site_pages
 from scripts.lessons import ROOT, lessons
 
 SITE = ROOT / "_site"
@@ -68,6 +68,7 @@ def build(out: Path = SITE, pages_only: bool = False) -> None:
         from scripts import site_lite
 
         site_lite.build(WORK / "lite", out / "lite")
+        site_lite.use_font(out / "lite", out / "_static" / site_font.FONT_DIR / site_font.CSS)
         print(f"JupyterLite edition: {out / 'lite'} ({time.monotonic() - started:.0f} s in all)")
     (out / ".nojekyll").touch()  # GitHub Pages: serve _static/ and the like as they are
     info = {"sources": sources_hash(), "lite": not pages_only}

@@ -4,9 +4,9 @@ The pages are the executed learner notebooks, read by myst-nb with their stored 
 never executed (``nb_execution_mode = "off"``). One project holds both languages: the search
 index uses Sphinx's Chinese splitter (jieba) because it also indexes English words, and each
 page gets ``lang`` and a link to the same page in the other language (``language_switch``).
-Chinese is drawn with the bundled Noto Sans SC (``scripts.site_font``): the last font of the
-text and code font lists, so English pages use it for their few Chinese characters only; the
-first for all the text of Chinese pages (``_static/course.css``) and in the diagrams.
+Chinese is drawn with the bundled Noto Sans SC (``scripts.site_font``): the first font of every
+font list (text, code, diagrams; ``_static/course.css`` for Chinese pages). It covers U+2000
+and up only, so Latin text is drawn by the fonts after it, as before.
 """
 
 from __future__ import annotations
@@ -30,9 +30,7 @@ myst_enable_extensions = ["colon_fence", "html_image"]
 mermaid_use_local = "mermaid/mermaid.esm.min.mjs"
 mermaid_fullscreen = False
 mermaid_d3_zoom = False
-# The bundled font first, then Mermaid's own list: with it later, Chromium drew some Chinese
-# characters of an SVG label as empty boxes on a machine with no CJK font (it draws them all
-# when the font comes first).
+# The bundled font first (Chinese), then Mermaid's own list (Latin).
 mermaid_init_config = {
     "startOnLoad": False,
     "fontFamily": f'"{FAMILY}", "trebuchet ms", verdana, arial, sans-serif',
@@ -47,13 +45,13 @@ html_css_files = [f"{FONT_DIR}/{CSS}", "course.css"]
 html_title = "agentcore-course"
 html_show_sourcelink = False
 html_copy_source = False
-# Alabaster's font lists with the bundled Chinese font last: a character the fonts before it lack
-# (Chinese) is drawn with it, so no page needs a CJK font on the reader's machine.
+# The bundled font (Chinese only) before Alabaster's own font lists (Latin), so no page needs a
+# CJK font on the reader's machine.
 html_theme_options = {
     "nosidebar": False, "show_relbars": True,
-    "font_family": f'Georgia, serif, "{FAMILY}"',
-    "code_font_family": f"Consolas, Menlo, 'DejaVu Sans Mono', 'Bitstream Vera Sans Mono', "
-                        f'monospace, "{FAMILY}"',
+    "font_family": f'"{FAMILY}", Georgia, serif',
+    "code_font_family": f"\"{FAMILY}\", Consolas, Menlo, 'DejaVu Sans Mono', "
+                        "'Bitstream Vera Sans Mono', monospace",
 }  # fmt: skip
 html_sidebars = {"**": ["searchbox.html", "localtoc.html", "relations.html"]}
 

@@ -5,7 +5,8 @@
   that leads to the same lesson in the other language; search finds a Chinese word, a
   glossary term jieba alone splits, and a shorter word inside a longer one. In a Chromium that
   has no font with Chinese glyphs, a zh-CN lesson's text, printed output and diagram are drawn
-  with the font the site bundles, which comes from 127.0.0.1 in the slices the page needs.
+  with the font the site bundles, which comes from 127.0.0.1 in the slices the page needs; so
+  is the lesson's Markdown in the JupyterLite edition.
 * The JupyterLite edition: lesson 01 opens with the Pyodide kernel, runs all its cells, its
   stepper is clicked until the final answer, and one exercise is answered and shows ``✔``, in
   English and in Chinese; the answer is still there when the lesson opens again (saved in the
@@ -24,6 +25,7 @@ kernel idle), cold (empty cache) and warm (the same browser again), is printed a
 from __future__ import annotations
 
 import json
+import re
 import threading
 import time
 from collections.abc import Iterator
@@ -126,7 +128,7 @@ def test_a_lesson_page_shows_outputs_diagrams_and_the_language_switch(
 @pytest.mark.parametrize(("query", "page"), [
     ("轮次", "notebooks/zh-CN/01-the-loop"),
     ("工具调用", "notebooks/zh-CN/01-the-loop"),  # a glossary term jieba alone cuts in two
-    ("注册", "index.zh-CN"),  # the home page writes it only inside 注册表
+    ("答案", "docs/cheatsheet.zh-CN"),  # the cheatsheet writes it only inside 最终答案
     ("替身", "notebooks/zh-CN/06-experiments"),  # only inside 模型替身
 ])  # fmt: skip
 def test_search_finds_a_chinese_word(
@@ -155,13 +157,28 @@ def _fonts_drawing(page: Any, selector: str) -> list[dict[str, Any]]:
         cdp.detach()
 
 
-# Mark the first printed output that holds Chinese, so the DevTools protocol can find it.
+def _assert_chinese_drawn_with_the_bundled_font(page: Any, selector: str) -> None:
+    """At least as many glyphs of the first ``selector`` element come from the web font as it
+    has Chinese characters (the machine's fonts draw only its Latin text)."""
+    chinese = len(re.findall(r"[\u4e00-\u9fff]", page.locator(selector).first.text_content()))
+    fonts = _fonts_drawing(page, selector)
+    bundled = sum(font["glyphCount"] for font in fonts if font["isCustomFont"])
+    assert chinese and bundled >= chinese, (selector, chinese, fonts)
+
+
+# Mark the first printed output and the first diagram label that hold Chinese, so the DevTools
+# protocol can find them.
 MARK_CHINESE_OUTPUT = """() => {
   const output = [...document.querySelectorAll('div.cell_output pre')]
     .find(pre => /[\u4e00-\u9fff]/.test(pre.textContent) && /[A-Za-z]/.test(pre.textContent));
+  const label = [...document.querySelectorAll('.mermaid svg text')]
+    .find(text => /[\u4e00-\u9fff]/.test(text.textContent));
   if (output) { output.setAttribute('data-probe', 'chinese-output'); }
-  return output ? output.textContent.slice(0, 80) : null;
+  if (label) { label.setAttribute('data-probe', 'chinese-label'); }
+  return output && label ? output.textContent.slice(0, 80) : null;
 }"""
+LOAD_FONTS_OF = """element => document.fonts.load(getComputedStyle(element).font,
+  element.textContent).then(() => new Promise(done => requestAnimationFrame(() => done(true))))"""
 FONT_FILES = """() => performance.getEntriesByType('resource').map(entry => entry.name)
   .filter(name => name.endsWith('.woff2'))"""
 
@@ -175,17 +192,15 @@ def test_chinese_is_drawn_with_the_bundled_font_where_no_cjk_font_is_installed(
         page.goto(f"{site_url}/notebooks/zh-CN/{LESSON}.html")
         page.locator(".mermaid svg").first.wait_for(timeout=TIMEOUT_MS)
         page.evaluate("document.fonts.ready.then(() => true)")
-        # Headings, prose and the diagram: every glyph from the bundled font, none from the
-        # machine (which has no Chinese glyphs: a glyph from it would be an empty box).
-        for selector in ("h1", "div.body section p", ".mermaid svg"):
-            fonts = _fonts_drawing(page, selector)
-            assert fonts and all(font["isCustomFont"] for font in fonts), (selector, fonts)
+        # Headings, prose, printed output and the diagram: every Chinese character drawn with
+        # the bundled font, none with the machine's (which has no Chinese glyphs: a glyph from
+        # it would be an empty box); Latin text keeps the machine's fonts.
+        assert page.evaluate(MARK_CHINESE_OUTPUT), "lesson 01 prints and draws Chinese"
+        for selector in ("h1", "div.body section p", "[data-probe='chinese-output']",
+                         "[data-probe='chinese-label']"):  # fmt: skip
+            _assert_chinese_drawn_with_the_bundled_font(page, selector)
         drawn = page.evaluate(GLYPHS_DRAWN, page.locator("h1").first.element_handle())
         assert drawn.get("distinct") and drawn.get("notBoxes"), drawn
-        # Printed output: Latin in a monospace font of the machine, Chinese in the bundled one.
-        assert page.evaluate(MARK_CHINESE_OUTPUT), "lesson 01 prints Chinese next to code"
-        fonts = _fonts_drawing(page, "[data-probe='chinese-output']")
-        assert any(font["isCustomFont"] for font in fonts), fonts
         # The slices come from the site, and only those the page's characters need.
         files = page.evaluate(FONT_FILES)
         slices = (built_site / "_static" / FONT_DIR / CSS).read_text().count("@font-face")
@@ -195,8 +210,17 @@ def test_chinese_is_drawn_with_the_bundled_font_where_no_cjk_font_is_installed(
         # An English page draws its one Chinese link, the language switch, with it too.
         page.goto(f"{site_url}/notebooks/en/{LESSON}.html")
         page.evaluate("document.fonts.ready.then(() => true)")
-        fonts = _fonts_drawing(page, "#language-switch a[lang='zh-CN']")
-        assert fonts and all(font["isCustomFont"] for font in fonts), fonts
+        _assert_chinese_drawn_with_the_bundled_font(page, "#language-switch a[lang='zh-CN']")
+        # The JupyterLite edition draws a zh-CN lesson's Markdown with the same font.
+        page.goto(f"{site_url}/lite/lab/index.html?path=notebooks/zh-CN/{LESSON}.ipynb")
+        heading = page.locator(".jp-RenderedMarkdown h1").first
+        heading.wait_for(timeout=KERNEL_TIMEOUT_MS)
+        # JupyterLab draws the heading before its font slices are asked for: load them first.
+        page.evaluate(LOAD_FONTS_OF, heading.element_handle())
+        drawn = page.evaluate(GLYPHS_DRAWN, heading.element_handle())
+        assert drawn.get("distinct") and drawn.get("notBoxes"), drawn
+        page.screenshot(path=str(artifacts / "lite-zh-CN-lesson-no-cjk-font.png"))
+        _assert_chinese_drawn_with_the_bundled_font(page, ".jp-RenderedMarkdown h1")
         guarded.assert_no_leaks()
     finally:
         guarded.context.close()
