@@ -36,12 +36,14 @@ EXTRA_TYPES = {".mjs": "text/javascript", ".wasm": "application/wasm", ".json": 
 
 def sources_hash() -> str:
     """A hash of what the site is built from: the learner notebooks, the docs it shows, the
-    READMEs and the package (whose wheel the browser edition runs)."""
+    READMEs, the package (whose wheel the browser edition runs) and the build's own code and
+    Sphinx configuration (``scripts/site*.py``, ``scripts/site_sphinx/``)."""
     digest = hashlib.sha256()
     files = [*lessons("en"), *lessons("zh-CN"), *sorted((ROOT / "docs").glob("*.md")),
              ROOT / "README.md", ROOT / "README.zh-CN.md",
              *sorted((ROOT / "agentcore").rglob("*.py")),
-             *sorted(Path(__file__).parent.glob("site*"))]  # fmt: skip
+             *sorted(Path(__file__).parent.glob("site*")),
+             *sorted((Path(__file__).parent / "site_sphinx").rglob("*"))]  # fmt: skip
     for path in files:
         if path.is_file():
             digest.update(path.relative_to(ROOT).as_posix().encode() + b"\0" + path.read_bytes())

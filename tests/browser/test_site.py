@@ -171,8 +171,9 @@ def _assert_chinese_drawn_with_the_bundled_font(page: Any, selector: str) -> Non
 MARK_CHINESE_OUTPUT = """() => {
   const output = [...document.querySelectorAll('div.cell_output pre')]
     .find(pre => /[\u4e00-\u9fff]/.test(pre.textContent) && /[A-Za-z]/.test(pre.textContent));
-  const label = [...document.querySelectorAll('.mermaid svg text')]
-    .find(text => /[\u4e00-\u9fff]/.test(text.textContent));
+  const label = [...document.querySelectorAll('.mermaid svg *')]  // <text> or an HTML label
+    .find(node => node.children.length === 0 && node.tagName !== 'style'
+          && /[\u4e00-\u9fff]/.test(node.textContent));
   if (output) { output.setAttribute('data-probe', 'chinese-output'); }
   if (label) { label.setAttribute('data-probe', 'chinese-label'); }
   return output && label ? output.textContent.slice(0, 80) : null;
