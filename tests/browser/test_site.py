@@ -196,7 +196,11 @@ def test_chinese_is_drawn_with_the_bundled_font_where_no_cjk_font_is_installed(
         # Headings, prose, printed output and the diagram: every Chinese character drawn with
         # the bundled font, none with the machine's (which has no Chinese glyphs: a glyph from
         # it would be an empty box); Latin text keeps the machine's fonts.
-        assert page.evaluate(MARK_CHINESE_OUTPUT), "lesson 01 prints and draws Chinese"
+        # Mermaid draws a diagram when it scrolls into view: bring each one in.
+        for diagram in page.locator("pre.mermaid").all():
+            diagram.scroll_into_view_if_needed()
+        page.wait_for_function(MARK_CHINESE_OUTPUT, timeout=TIMEOUT_MS)  # lesson 01 draws Chinese
+        page.evaluate("document.fonts.ready.then(() => true)")
         for selector in ("h1", "div.body section p", "[data-probe='chinese-output']",
                          "[data-probe='chinese-label']"):  # fmt: skip
             _assert_chinese_drawn_with_the_bundled_font(page, selector)
