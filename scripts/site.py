@@ -23,7 +23,7 @@ import time
 from pathlib import Path
 from typing import ClassVar
 
-from scripts import site_pages
+from scripts import site_font, site_pages
 from scripts.lessons import ROOT, lessons
 
 SITE = ROOT / "_site"
@@ -36,12 +36,14 @@ EXTRA_TYPES = {".mjs": "text/javascript", ".wasm": "application/wasm", ".json": 
 
 def sources_hash() -> str:
     """A hash of what the site is built from: the learner notebooks, the docs it shows, the
-    READMEs and the package (whose wheel the browser edition runs)."""
+    READMEs, the package (whose wheel the browser edition runs) and the build's own code and
+    Sphinx configuration (``scripts/site*.py``, ``scripts/site_sphinx/``)."""
     digest = hashlib.sha256()
     files = [*lessons("en"), *lessons("zh-CN"), *sorted((ROOT / "docs").glob("*.md")),
              ROOT / "README.md", ROOT / "README.zh-CN.md",
              *sorted((ROOT / "agentcore").rglob("*.py")),
-             *sorted(Path(__file__).parent.glob("site*"))]  # fmt: skip
+             *sorted(Path(__file__).parent.glob("site*")),
+             *sorted((Path(__file__).parent / "site_sphinx").rglob("*"))]  # fmt: skip
     for path in files:
         if path.is_file():
             digest.update(path.relative_to(ROOT).as_posix().encode() + b"\0" + path.read_bytes())
@@ -68,6 +70,7 @@ def build(out: Path = SITE, pages_only: bool = False) -> None:
         from scripts import site_lite
 
         site_lite.build(WORK / "lite", out / "lite")
+        site_lite.use_font(out / "lite", out / "_static" / site_font.FONT_DIR / site_font.CSS)
         print(f"JupyterLite edition: {out / 'lite'} ({time.monotonic() - started:.0f} s in all)")
     (out / ".nojekyll").touch()  # GitHub Pages: serve _static/ and the like as they are
     info = {"sources": sources_hash(), "lite": not pages_only}

@@ -15,6 +15,14 @@ Pyodide, and in which everything the page loads comes from ``out``:
   ipywidgets, jupyterquiz), pinned by ``scripts.pyodide_lock``; ``jupyter-lite.json`` points
   the kernel at it and preloads them (``loadPyodideOptions``), and turns the PyPI fallback off.
 
+Chinese: ``use_font(out, css)`` links the website's bundled Noto Sans SC (``scripts.site_font``)
+into JupyterLab's page and puts it first in JupyterLab's three font lists (interface, Markdown,
+code): it covers U+2000 and up only, so it draws the lessons' Chinese, on a machine with no CJK
+font too, and JupyterLab's own fonts the Latin text. The lists are set by a rule of the page,
+``html:root``, which outranks the theme's ``:root``: the theme setting ``overrides`` would do
+it, but JupyterLab reads it from the user's settings only (``ThemeManager.loadCSSOverrides``),
+not from a site's defaults.
+
 A code cell that needs the installed course (local servers on sockets, subprocesses, DeepSeek)
 carries the tag ``needs-installed-course`` in the lessons; in this edition its code is kept
 as comments under one line that prints why it is skipped, in the lesson's language
@@ -25,6 +33,7 @@ gets the original lesson back with File > Revert or by deleting it from the file
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -38,6 +47,7 @@ from packaging.utils import canonicalize_name, parse_wheel_filename
 from scripts import pyodide_lock
 from scripts.lessons import LANGUAGES, ROOT, lessons
 from scripts.site_fetch import npm_package, pypi_wheels
+from scripts.site_font import FAMILY
 from scripts.site_pages import DOCS
 
 PYODIDE_NPM = "pyodide@314.0.4"
@@ -64,6 +74,17 @@ EXTENSIONS = [KERNEL_EXTENSION, "@jupyter-widgets/jupyterlab-manager"]
 RUNTIME_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip",
                  "pyodide-lock.json", "package.json")  # fmt: skip
 LOCK_URL = f"./{pyodide_lock.LOCK_FOLDER}/pyodide-lock.json"
+# The bundled Chinese font first, then JupyterLab 4's own font lists (its light theme's
+# --jp-ui-font-family and --jp-code-font-family-default).
+UI_FONTS = (f'"{FAMILY}", system-ui, -apple-system, blinkmacsystemfont, "Segoe UI", helvetica, '
+            'arial, sans-serif, "Apple Color Emoji", "Segoe UI Emoji", "Segoe UI Symbol"')
+CODE_FONTS = f'"{FAMILY}", menlo, consolas, "DejaVu Sans Mono", monospace'
+FONT_LINK = '<link rel="stylesheet" href="{href}" id="agentcore-cjk-font">'
+FONT_LISTS = (
+    '<style id="agentcore-cjk-font-lists">html:root { '
+    f"--jp-ui-font-family: {UI_FONTS}; --jp-content-font-family: {UI_FONTS}; "
+    f"--jp-code-font-family-default: {CODE_FONTS}; }}</style>"
+)
 
 
 def check_versions() -> None:
@@ -198,6 +219,22 @@ def _wheels(runtime_lock: Path, kernel_wheels: Path, dest: Path) -> list[Path]:
 
 def _name(wheel: Path) -> str:
     return str(canonicalize_name(parse_wheel_filename(wheel.name)[0]))
+
+
+def use_font(out: Path, css: Path) -> None:
+    """Link the stylesheet ``css`` (the website's bundled font) into the JupyterLab page of the
+    edition in ``out`` (``out/lab/index.html``), by a path relative to it, with the rule that
+    puts the font last in JupyterLab's font lists (``FONT_LISTS``).
+
+    Raises ``RuntimeError`` when the page has not exactly one ``</head>`` to put it before.
+    """
+    page = out / "lab" / "index.html"
+    html = page.read_text(encoding="utf-8")
+    if html.count("</head>") != 1:
+        raise RuntimeError(f"{page}: no single </head> to link the Chinese font before")
+    href = Path(os.path.relpath(css, page.parent)).as_posix()
+    head = f"{FONT_LINK.format(href=href)}\n{FONT_LISTS}\n</head>"
+    page.write_text(html.replace("</head>", head), encoding="utf-8")
 
 
 def build(work: Path, out: Path) -> Path:

@@ -15,7 +15,13 @@ is not on the site (``tests/test_runtime.py``) keeps its text and loses the link
 README become links to the home page of the same language.
 
 ``build(source, out)`` runs Sphinx with myst-nb on it, with the configuration in
-``scripts/site_sphinx/`` (stored outputs shown, never executed; see its ``conf.py``).
+``scripts/site_sphinx/`` (stored outputs shown, never executed; see its ``conf.py``). Sphinx's
+Chinese search segments text with jieba's search mode (``cut_for_search``), which indexes a
+long word and the shorter dictionary words inside it (注册表 and 注册), but splits a term jieba
+does not know into its parts: 工具调用 is indexed as 工具 and 调用 only, and the search page,
+which looks a query up as one term, finds nothing for it. So the build hands Sphinx a jieba
+dictionary of the glossary's Chinese terms (``glossary_terms``), through Sphinx's documented
+``html_search_options`` key ``dict``: each is indexed whole, and its parts as before.
 """
 
 from __future__ import annotations
@@ -31,6 +37,7 @@ from mdit_py_plugins.anchors.index import slugify
 
 from scripts.lessons import LANGUAGES, ROOT, lessons
 from scripts.site_fetch import npm_package
+from scripts.site_font import bundle_cjk_font
 
 CONF_DIR = Path(__file__).resolve().parent / "site_sphinx"
 MERMAID_NPM = "mermaid@11.17.2"
@@ -42,6 +49,7 @@ LAST_OVERVIEW_SECTION = {"en": "## Open the course", "zh-CN": "## 打开课程"}
 TOC_CAPTION = {"en": "Lessons", "zh-CN": "课程"}
 REFERENCE_CAPTION = {"en": "Reference", "zh-CN": "参考"}
 CHEATSHEET = {"en": "docs/cheatsheet.md", "zh-CN": "docs/cheatsheet.zh-CN.md"}
+GLOSSARY_TABLE = "| English | zh-CN | note |"
 _LINK = re.compile(r"(!?)\[([^\]]*)\]\(([^)\s]+)\)")
 
 
@@ -160,6 +168,24 @@ def bundle_mermaid(static: Path) -> Path:
     return target / "mermaid.esm.min.mjs"
 
 
+def glossary_terms(glossary: str) -> list[str]:
+    """The Chinese terms of the glossary's table (``docs/GLOSSARY.md``, the rows under
+    ``GLOSSARY_TABLE``): each run of two or more Chinese characters of the zh-CN column, in the
+    order of the table, once each. A cell that is a quotation (the chapter's slogan, in 「」) is
+    a sentence, not a term, and gives none. Raises ``ValueError`` when the table is missing."""
+    lines = glossary.splitlines()
+    if GLOSSARY_TABLE not in lines:
+        raise ValueError(f"the glossary has no table headed {GLOSSARY_TABLE!r}")
+    terms: dict[str, None] = {}
+    for line in lines[lines.index(GLOSSARY_TABLE) + 2 :]:
+        if not line.startswith("|"):
+            break
+        chinese = line.split("|")[2].strip()
+        if not chinese.startswith("「"):
+            terms.update(dict.fromkeys(re.findall(r"[\u4e00-\u9fff]{2,}", chinese)))
+    return list(terms)
+
+
 def build(source: Path, out: Path) -> None:
     """Build the website from a staged ``source`` into ``out`` with Sphinx (HTML builder).
 
@@ -168,8 +194,15 @@ def build(source: Path, out: Path) -> None:
     """
     from sphinx.cmd.build import build_main
 
+    # jieba's user dictionary format: a word a line (no frequency: jieba picks one that keeps
+    # the word whole).
+    words = source.parent / "search-words.zh.txt"
+    glossary = (source / "docs" / "GLOSSARY.md").read_text(encoding="utf-8")
+    words.write_text("".join(f"{term}\n" for term in glossary_terms(glossary)), encoding="utf-8")
     status = build_main(["-b", "html", "-q", "-W", "--keep-going", "-c", str(CONF_DIR),
+                         "-D", f"html_search_options.dict={words}",
                          "-d", str(source.parent / "doctrees"), str(source), str(out)])  # fmt: skip
     if status != 0:
         raise RuntimeError(f"sphinx-build failed (status {status}); its messages are above")
     bundle_mermaid(out / "_static")  # where conf.py's mermaid_use_local points
+    bundle_cjk_font(out / "_static")  # the first of conf.py's html_css_files

@@ -9,6 +9,9 @@ Without Chromium or Playwright these tests are skipped with the reason, unless t
 ``AGENTCORE_REQUIRE_BROWSER=1`` is set (CI sets it): then they fail. The same holds for a font
 with Chinese glyphs (Debian's ``fonts-noto-cjk``), which the tests of Chinese pages need.
 ``lab_zh`` is a second JupyterLab whose own interface is in Chinese (the language pack).
+``browser_without_cjk_fonts`` is a second Chromium that sees no font with Chinese glyphs (a
+fontconfig file that rejects every font ``fc-list :lang=zh`` lists): a reader's machine with
+no CJK font, for the test that the website brings its own.
 """
 
 from __future__ import annotations
@@ -195,6 +198,49 @@ def browser() -> Iterator[Any]:
             yield chromium
         finally:
             chromium.close()
+
+
+# fontconfig's own configuration, then every font with Chinese glyphs rejected, file by file.
+NO_CJK_FONTCONFIG = """<?xml version="1.0"?>
+<!DOCTYPE fontconfig SYSTEM "urn:fontconfig:fonts.dtd">
+<fontconfig>
+  <include ignore_missing="yes">/etc/fonts/fonts.conf</include>
+  <cachedir>{cache}</cachedir>
+  <selectfont><rejectfont>{globs}</rejectfont></selectfont>
+</fontconfig>
+"""
+
+
+def _cjk_font_files(env: dict[str, str] | None = None) -> list[str]:
+    fc_list = shutil.which("fc-list")
+    if fc_list is None:
+        return []
+    found = subprocess.run([fc_list, ":lang=zh", "file"], capture_output=True, text=True, env=env)
+    return sorted({line.strip().rstrip(":") for line in found.stdout.splitlines() if line.strip()})
+
+
+@pytest.fixture(scope="session")
+def browser_without_cjk_fonts(
+    browser: Any, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Any]:
+    """Chromium as ``browser``, but with no font that has Chinese glyphs: it reads a fontconfig
+    file that rejects each one. Fails when fontconfig still finds one through that file."""
+    from xml.sax.saxutils import escape
+
+    folder = tmp_path_factory.mktemp("no-cjk-fonts")
+    globs = "".join(f"<glob>{escape(path)}</glob>" for path in _cjk_font_files())
+    config = folder / "fonts.conf"
+    config.write_text(NO_CJK_FONTCONFIG.format(cache=escape(str(folder / "cache")), globs=globs))
+    env = {**os.environ, "FONTCONFIG_FILE": str(config)}
+    left = _cjk_font_files(env)
+    assert not left, f"fonts with Chinese glyphs fontconfig still finds: {left}"
+    chromium = browser.browser_type.launch(
+        executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS, env=env
+    )
+    try:
+        yield chromium
+    finally:
+        chromium.close()
 
 
 @pytest.fixture

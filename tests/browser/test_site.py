@@ -2,7 +2,11 @@
 
 * The website: a lesson page in each language shows its stored outputs, its Mermaid diagram
   drawn by the bundled Mermaid, its Chinese in a font with the glyphs, and a language switch
-  that leads to the same lesson in the other language; search finds a Chinese word.
+  that leads to the same lesson in the other language; search finds a Chinese word, a
+  glossary term jieba alone splits, and a shorter word inside a longer one. In a Chromium that
+  has no font with Chinese glyphs, a zh-CN lesson's text, printed output and diagram are drawn
+  with the font the site bundles, which comes from 127.0.0.1 in the slices the page needs; so
+  is the lesson's Markdown in the JupyterLite edition.
 * The JupyterLite edition: lesson 01 opens with the Pyodide kernel, runs all its cells, its
   stepper is clicked until the final answer, and one exercise is answered and shows ``✔``, in
   English and in Chinese; the answer is still there when the lesson opens again (saved in the
@@ -21,6 +25,7 @@ kernel idle), cold (empty cache) and warm (the same browser again), is printed a
 from __future__ import annotations
 
 import json
+import re
 import threading
 import time
 from collections.abc import Iterator
@@ -35,6 +40,7 @@ from test_jupyterlab import ALL_CELLS_RAN, CELL_TEXT, KERNEL_READY, run_cell, tr
 
 from scripts import site
 from scripts.lessons import NOTEBOOKS
+from scripts.site_font import CSS, FONT_DIR
 
 LANGUAGES = ("en", "zh-CN")
 STEP = {"en": "Step", "zh-CN": "单步"}
@@ -119,13 +125,110 @@ def test_a_lesson_page_shows_outputs_diagrams_and_the_language_switch(
     guarded.assert_no_leaks()
 
 
-def test_search_finds_a_chinese_word(site_url: str, guarded: Guarded) -> None:
-    page = guarded.context.new_page()
-    page.goto(f"{site_url}/search.html?q=轮次")
-    results = page.locator("#search-results a[href*='zh-CN']")
+@pytest.mark.parametrize(("query", "page"), [
+    ("轮次", "notebooks/zh-CN/01-the-loop"),
+    ("工具调用", "notebooks/zh-CN/01-the-loop"),  # a glossary term jieba alone cuts in two
+    ("答案", "docs/cheatsheet.zh-CN"),  # the cheatsheet writes it only inside 最终答案
+    ("替身", "notebooks/zh-CN/06-experiments"),  # only inside 模型替身
+])  # fmt: skip
+def test_search_finds_a_chinese_word(
+    site_url: str, guarded: Guarded, query: str, page: str
+) -> None:  # fmt: skip
+    search = guarded.context.new_page()
+    search.goto(f"{site_url}/search.html?q={query}")
+    results = search.locator(f"#search-results a[href*='{page}.html']")
     results.first.wait_for(timeout=TIMEOUT_MS)
     assert results.count() >= 1
     guarded.assert_no_leaks()
+
+
+def _fonts_drawing(page: Any, selector: str) -> list[dict[str, Any]]:
+    """The fonts Chromium drew the first element matching ``selector`` with, from its DevTools
+    protocol (``CSS.getPlatformFontsForNode``): family, whether it is a web font, glyph count."""
+    cdp = page.context.new_cdp_session(page)
+    try:
+        cdp.send("DOM.enable")
+        cdp.send("CSS.enable")
+        root = cdp.send("DOM.getDocument", {"depth": 0})["root"]["nodeId"]
+        node = cdp.send("DOM.querySelector", {"nodeId": root, "selector": selector})["nodeId"]
+        assert node, f"no element {selector}"
+        return list(cdp.send("CSS.getPlatformFontsForNode", {"nodeId": node})["fonts"])
+    finally:
+        cdp.detach()
+
+
+def _assert_chinese_drawn_with_the_bundled_font(page: Any, selector: str) -> None:
+    """At least as many glyphs of the first ``selector`` element come from the web font as it
+    has Chinese characters (the machine's fonts draw only its Latin text)."""
+    chinese = len(re.findall(r"[\u4e00-\u9fff]", page.locator(selector).first.text_content()))
+    fonts = _fonts_drawing(page, selector)
+    bundled = sum(font["glyphCount"] for font in fonts if font["isCustomFont"])
+    assert chinese and bundled >= chinese, (selector, chinese, fonts)
+
+
+# Mark the first printed output and the first diagram label that hold Chinese, so the DevTools
+# protocol can find them.
+MARK_CHINESE_OUTPUT = """() => {
+  const output = [...document.querySelectorAll('div.cell_output pre')]
+    .find(pre => /[\u4e00-\u9fff]/.test(pre.textContent) && /[A-Za-z]/.test(pre.textContent));
+  const label = [...document.querySelectorAll('.mermaid svg *')]  // <text> or an HTML label
+    .find(node => node.children.length === 0 && node.tagName !== 'style'
+          && /[\u4e00-\u9fff]/.test(node.textContent));
+  if (output) { output.setAttribute('data-probe', 'chinese-output'); }
+  if (label) { label.setAttribute('data-probe', 'chinese-label'); }
+  return output && label ? output.textContent.slice(0, 80) : null;
+}"""
+LOAD_FONTS_OF = """element => document.fonts.load(getComputedStyle(element).font,
+  element.textContent).then(() => new Promise(done => requestAnimationFrame(() => done(true))))"""
+FONT_FILES = """() => performance.getEntriesByType('resource').map(entry => entry.name)
+  .filter(name => name.endsWith('.woff2'))"""
+
+
+def test_chinese_is_drawn_with_the_bundled_font_where_no_cjk_font_is_installed(
+    site_url: str, browser_without_cjk_fonts: Any, built_site: Path, artifacts: Path
+) -> None:
+    guarded = Guarded(browser_without_cjk_fonts)
+    try:
+        page = guarded.context.new_page()
+        page.goto(f"{site_url}/notebooks/zh-CN/{LESSON}.html")
+        page.locator(".mermaid svg").first.wait_for(timeout=TIMEOUT_MS)
+        page.evaluate("document.fonts.ready.then(() => true)")
+        # Headings, prose, printed output and the diagram: every Chinese character drawn with
+        # the bundled font, none with the machine's (which has no Chinese glyphs: a glyph from
+        # it would be an empty box); Latin text keeps the machine's fonts.
+        # Mermaid draws a diagram when it scrolls into view: bring each one in.
+        for diagram in page.locator("pre.mermaid").all():
+            diagram.scroll_into_view_if_needed()
+        page.wait_for_function(MARK_CHINESE_OUTPUT, timeout=TIMEOUT_MS)  # lesson 01 draws Chinese
+        page.evaluate("document.fonts.ready.then(() => true)")
+        for selector in ("h1", "div.body section p", "[data-probe='chinese-output']",
+                         "[data-probe='chinese-label']"):  # fmt: skip
+            _assert_chinese_drawn_with_the_bundled_font(page, selector)
+        drawn = page.evaluate(GLYPHS_DRAWN, page.locator("h1").first.element_handle())
+        assert drawn.get("distinct") and drawn.get("notBoxes"), drawn
+        # The slices come from the site, and only those the page's characters need.
+        files = page.evaluate(FONT_FILES)
+        slices = (built_site / "_static" / FONT_DIR / CSS).read_text().count("@font-face")
+        assert files and all(f.startswith(f"{site_url}/_static/{FONT_DIR}/") for f in files)
+        assert len(files) < slices / 2, f"{len(files)} of {slices} slices loaded"
+        page.screenshot(path=str(artifacts / "site-zh-CN-lesson-no-cjk-font.png"), full_page=False)
+        # An English page draws its one Chinese link, the language switch, with it too.
+        page.goto(f"{site_url}/notebooks/en/{LESSON}.html")
+        page.evaluate("document.fonts.ready.then(() => true)")
+        _assert_chinese_drawn_with_the_bundled_font(page, "#language-switch a[lang='zh-CN']")
+        # The JupyterLite edition draws a zh-CN lesson's Markdown with the same font.
+        page.goto(f"{site_url}/lite/lab/index.html?path=notebooks/zh-CN/{LESSON}.ipynb")
+        heading = page.locator(".jp-RenderedMarkdown h1").first
+        heading.wait_for(timeout=KERNEL_TIMEOUT_MS)
+        # JupyterLab draws the heading before its font slices are asked for: load them first.
+        page.evaluate(LOAD_FONTS_OF, heading.element_handle())
+        drawn = page.evaluate(GLYPHS_DRAWN, heading.element_handle())
+        assert drawn.get("distinct") and drawn.get("notBoxes"), drawn
+        page.screenshot(path=str(artifacts / "lite-zh-CN-lesson-no-cjk-font.png"))
+        _assert_chinese_drawn_with_the_bundled_font(page, ".jp-RenderedMarkdown h1")
+        guarded.assert_no_leaks()
+    finally:
+        guarded.context.close()
 
 
 def _solution(language: str) -> str:
