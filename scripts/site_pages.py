@@ -33,8 +33,6 @@ import shutil
 import tarfile
 from pathlib import Path
 
-from mdit_py_plugins.anchors.index import slugify
-
 from scripts.lessons import LANGUAGES, ROOT, lessons
 from scripts.site_fetch import npm_package
 from scripts.site_font import bundle_cjk_font
@@ -84,6 +82,10 @@ def _overview(language: str) -> str:
     start = readme.index(LAST_OVERVIEW_SECTION[language])
     following = readme.find("\n## ", start + 1)
     kept = readme if following == -1 else readme[:following] + "\n"
+    # Imported here, not at the top: the module is also read by tests run without the site
+    # extra (they need only its plain helpers), and myst's own slug rule is in that extra.
+    from mdit_py_plugins.anchors.index import slugify
+
     # A link to a section left out of the overview keeps its text.
     anchors = {slugify(h) for h in re.findall(r"^#+ (.+)$", kept, flags=re.MULTILINE)}
     return _LINK.sub(

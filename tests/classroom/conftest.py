@@ -35,7 +35,7 @@ TEACHER = "classtest-teacher"
 
 def missing_classroom() -> str | None:
     """Why the classroom suite cannot run here, or None."""
-    for module in ("jupyterhub", "nbgitpuller", "psutil"):
+    for module in ("jupyterhub", "nbgitpuller", "psutil", "trustme"):
         if importlib.util.find_spec(module) is None:
             return f"{module} is not installed (pip install -e '.[classroom]')"
     if proxy_command() is None:

@@ -44,7 +44,6 @@ from urllib.parse import quote, urlencode
 import psutil
 import pytest
 import requests
-import trustme
 
 from scripts.classroom import ROOT, answer_regions, build_distribution, solution_leaks
 from scripts.hub import (
@@ -460,6 +459,8 @@ def test_the_class_is_served_over_https_with_the_teachers_certificate(
     The certificate comes from a throwaway authority (trustme), as a room's would come from the
     school's; the learner's browser trusts that authority (here: ``REQUESTS_CA_BUNDLE``).
     """
+    import trustme  # the classroom extra's; imported here so the module collects without it
+
     authority = trustme.CA()
     served = authority.issue_cert("127.0.0.1", "localhost")
     certificate, key = tmp_path / "room.pem", tmp_path / "room.key"
