@@ -268,6 +268,31 @@ def test_reminder_twice_states_its_keys() -> None:
     assert "'stop', 'observe'" in line
 
 
+@pytest.mark.parametrize(
+    ("exercise", "answer", "named"),
+    [
+        ("reminder_twice", 'my_reminders = {"stop": 1.0, "observe": 2}\nsent_twice = True',
+         "my_reminders['stop'] should be of type int"),
+        ("reminder_twice", 'my_reminders = {"stop": True, "observe": 2}\nsent_twice = True',
+         "its type is bool"),
+        ("reminder_twice", 'my_reminders = {"stop": 1, "observe": 2}\nsent_twice = "True"',
+         "sent_twice should be of type bool"),
+        ("max_steps_one",
+         'my_max_steps_prediction = {"status": "failed", "model turns": True,'
+         ' "tool executions": 1, "error": "MaxStepsExceeded"}',
+         "my_max_steps_prediction['model turns'] should be of type int"),
+    ],
+)  # fmt: skip
+def test_a_right_value_of_the_wrong_type_gets_a_hint_naming_the_type(
+    exercise: str, answer: str, named: str
+) -> None:
+    """A fresh learner's 1.0 for 1, True for a count, "True" for a bool: the hint names the
+    type, not a wrong value (before, it said "look again at stop")."""
+    line = judged(exercise, answer)
+    assert line.startswith("✘") and named in line, line
+    assert "look again" not in line
+
+
 def test_a_grade_comes_from_a_fresh_interpreter_that_the_answer_cannot_rig() -> None:
     import json
     from pathlib import Path

@@ -95,7 +95,27 @@ def prediction(ns: Namespace, name: str, keys: Sequence[str]) -> dict[str, Any] 
     if set(given) != set(keys):
         written = ", ".join(repr(key) for key in plain(value)) or "-"
         return False, "prediction_keys", {"name": name, "keys": shown, "given": written}
+    for key in keys:  # the form before the value, so a right number as 2.0 is not "wrong"
+        wanted = PREDICTION_TYPES[key]
+        if type(given[key]) is not wanted:
+            return (
+                False,
+                "value_type",
+                {"name": f"{name}[{key!r}]", "wanted": wanted.__name__, "kind": kind(given[key])},
+            )
     return given
+
+
+PREDICTION_TYPES: dict[str, type] = {
+    "tool executions": int,
+    "model turns": int,
+    "stop": int,
+    "observe": int,
+    "error": str,
+    "status": str,
+}
+"""The type of every prediction key of lesson 06: counts are ``int`` (not ``2.0`` or
+``True``), names are ``str``."""
 
 
 @exercise("two_calls", ("my_turns", "my_prediction"))
@@ -382,7 +402,13 @@ def reminder_twice(ns: Namespace) -> Judgement:
         return False, "twice_stop", {}
     if not same(guess["observe"], expected["observe"]):
         return False, "twice_observe", {}
-    if not same(ns["sent_twice"], expected["observe"] > 1):  # same() checks it is a bool
+    if type(ns["sent_twice"]) is not bool:
+        return (
+            False,
+            "value_type",
+            {"name": "sent_twice", "wanted": "bool", "kind": kind(ns["sent_twice"])},
+        )
+    if not same(ns["sent_twice"], expected["observe"] > 1):
         return False, "twice_answer", {}
     return True, "twice_right", {}
 
