@@ -80,7 +80,7 @@ def test_every_event_row_says_who_acts_and_each_decision_what_the_model_was_hand
     assert model.handed == [1, 3, 5]
     assert snapshot.events[0].line() == (
         "  [1] the model decides: DECIDE  1 tool call(s): call-weather · "
-        "the model was handed 1 messages"
+        "messages handed to the model: 1"
     )
     assert snapshot.events[1].who == "the tool executes"
     assert snapshot.events[2].who == "the runtime checks and records"
@@ -100,7 +100,7 @@ def test_the_rows_of_the_last_step_are_marked_new_in_events_and_transcript() -> 
     text = snapshot.stepper_text()
     assert "▶ [2] the tool executes: ACTION  celsius_to_fahrenheit({'temperature_c': 18.0})" in text
     assert "▶ [2] the model decides: DECIDE  1 tool call(s): call-convert · " in text
-    assert "the model was handed 3 messages" in text
+    assert "messages handed to the model: 3" in text
     assert "rows marked ▶ were added by the last step" in text
     assert text.splitlines()[-1].startswith("Control never leaves the runtime")
 

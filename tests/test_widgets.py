@@ -210,7 +210,7 @@ def test_the_panel_compares_stop_and_observe_with_the_handler_count() -> None:
     assert outcome.startswith("I could not finish") and len(outcome) == ExperimentPanel.MAX_OUTCOME
     assert (turns, tools, runs) == (4, 3, "2")
     assert table_rows(panel.comparison.value) == 2
-    assert "the failing handler ran 2 time(s)" in panel.text()
+    assert "runs of the failing handler: 2" in panel.text()
 
 
 def test_the_panel_shows_a_refused_turn_as_its_typed_error() -> None:
@@ -330,14 +330,14 @@ def test_every_event_row_names_who_acts_and_the_last_step_is_highlighted() -> No
     events = shown.events.value
     for holder in ("the model decides", "the tool executes", "the runtime checks and records"):
         assert holder in events
-    assert "the model was handed 1 messages" in events
+    assert "messages handed to the model: 1" in events
     assert "Control never leaves the runtime" in events
     assert events.count('class="agentcore-new"') == 3
     assert shown.transcript.value.count('class="agentcore-new"') == 2  # request and observation
 
     shown.step_button.click()
     assert shown.events.value.count('class="agentcore-new"') == 2  # DECIDE, FINAL
-    assert "the model was handed 3 messages" in shown.events.value
+    assert "messages handed to the model: 3" in shown.events.value
     text = shown.text()
     assert "▶ [2] the runtime checks and records: FINAL   Paris: 12.0°C, light rain." in text
     assert "  [1] the tool executes: ACTION  get_teaching_weather({'city': 'Paris'})" in text

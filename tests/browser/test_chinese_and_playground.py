@@ -73,7 +73,7 @@ HOLDERS = {
     "en": ("the model decides", "the tool executes", "the runtime checks and records"),
     "zh-CN": ("模型决策", "工具执行", "Runtime 校验并记录"),
 }
-HANDED_3 = {"en": "the model was handed 3 messages", "zh-CN": "交给模型的消息：3 条"}
+HANDED_3 = {"en": "messages handed to the model: 3", "zh-CN": "交给模型的消息：3 条"}
 STEP = {"en": "Step", "zh-CN": "单步"}
 IMAGE = {"en": "playground.png", "zh-CN": "playground.zh-CN.png"}
 REQUEST = {"en": "What is Paris's teaching weather?", "zh-CN": "巴黎的教学天气怎么样？"}
