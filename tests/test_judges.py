@@ -407,3 +407,8 @@ def test_a_grade_of_the_appendix_refuses_answers_that_patch_its_judges() -> None
     assert all(ok for ok, _ in judge_notebook(source, source, language="en").values())
     for exercise, (ok, line) in judge_notebook(source, rigged, language="en").items():
         assert not ok and "changed the judge" in line, (exercise, line)
+
+
+def test_an_unknown_exercise_name_lists_the_exercises() -> None:
+    with pytest.raises(KeyError, match=r"no exercise is named 'no_such_exercise'.*two_calls"):
+        checks.check("no_such_exercise", "en")

@@ -446,6 +446,9 @@ def verdict(
     unknown language.
     """
     language = resolve_language(language)
+    if exercise not in EXERCISES:  # a typo in a check cell: say which names exist
+        known = ", ".join(sorted(EXERCISES))
+        raise KeyError(f"no exercise is named {exercise!r}; the exercises are: {known}")
     spec = EXERCISES[exercise]
     ns = namespace_of(namespace)
     raised = [_WATCH.errors[name] for name in spec.names if name in _WATCH.errors]
