@@ -239,7 +239,9 @@ def present(argv: list[str]) -> int:
     )
     parser = argparse.ArgumentParser(prog="python -m scripts.slides present")
     parser.add_argument("lesson", help='a lesson number ("01") or name')
-    parser.add_argument("--language", choices=LANGUAGES, default="en")
+    parser.add_argument(
+        "--language", choices=LANGUAGES, default="en", help="the lesson's language (default: en)"
+    )
     parser.add_argument(
         "--learner", action="store_true", help="the learner notebook, not the solution"
     )
