@@ -208,7 +208,7 @@ def report(figures: dict[str, Any]) -> str:
     return "\n".join(
         [
             f"measured {today} on {psutil.cpu_count()} cores: "
-            f"{figures['learners']} simulated learners at once, each logging in, pulling the "
+            f"simulated learners at once: {figures['learners']}, each logging in, pulling the "
             f"course, running lessons 00, 01 and 03 in three kernels and answering an exercise",
             f"spawn: p50 {percentile(spawn, 0.5):.1f} s, p95 {percentile(spawn, 0.95):.1f} s",
             f"login to first executed cell: p50 {percentile(first, 0.5):.1f} s, "
