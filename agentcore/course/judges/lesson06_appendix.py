@@ -82,9 +82,11 @@ def _own(work: Callable[[], T]) -> T:
 # ----------------------------------------------------------------------------- task_succeeded
 
 
-def _conversion(failures: int) -> tuple[Tool, list[bool]]:
+def _conversion(failures: int, note: str | None = None) -> tuple[Tool, list[bool]]:
     """The conversion tool whose first ``failures`` calls raise ``ConnectionError``; the list
-    fills with whether each call returned, so a case's expected value is what happened."""
+    fills with whether each call returned, so a case's expected value is what happened. With
+    ``note``, a result that returned also carries ``{"note": note}``: a success whose text
+    holds the word "error" is still a success (a failure is an object with an "error" key)."""
     returned: list[bool] = []
     convert = CONVERSION_TOOL.handler
 
@@ -93,7 +95,8 @@ def _conversion(failures: int) -> tuple[Tool, list[bool]]:
         returned.append(not failing)
         if failing:
             raise ConnectionError("the conversion service did not answer (a simulated outage)")
-        return convert(temperature_c=temperature_c)
+        result = convert(temperature_c=temperature_c)
+        return result if note is None else {**result, "note": note}
 
     return dataclasses.replace(CONVERSION_TOOL, handler=conversion), returned
 
@@ -130,7 +133,7 @@ def _case(
     **options: Any,
 ) -> tuple[str, list[Any], bool]:
     """(case key, the run's transcript as plain JSON data, whether a conversion returned)."""
-    conversion, returned = _conversion(failures)
+    conversion, returned = _conversion(failures, options.pop("note", None))
     tools = [WEATHER_TOOL, conversion, DESCRIBE_TEMPERATURE_TOOL]
     run = finished_run(AgentRuntime(model, tools, **options), weather_request(city, task=task))
     return key, json.loads(json.dumps(list(run.messages))), any(returned)
@@ -151,6 +154,7 @@ def _succeeded_cases() -> list[tuple[str, list[Any], bool]]:
         _case("case_retry_succeeded", _retrying(1), failures=1, on_tool_error="observe"),
         _case("case_retries_failed", _retrying(2), failures=3, on_tool_error="observe"),
         _case("case_guess", ScriptedModel([ModelTurn(final_text=figure)])),
+        _case("case_error_in_text", ScriptedWeatherModel(), note="rounding error under 0.1 °F"),
     ]
 
 
