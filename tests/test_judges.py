@@ -412,3 +412,33 @@ def test_a_grade_of_the_appendix_refuses_answers_that_patch_its_judges() -> None
 def test_an_unknown_exercise_name_lists_the_exercises() -> None:
     with pytest.raises(KeyError, match=r"no exercise is named 'no_such_exercise'.*two_calls"):
         checks.check("no_such_exercise", "en")
+
+
+def test_an_answer_written_outside_its_answer_cell_is_named_not_accepted() -> None:
+    # The grade runs only the answer cell, so a self-check that accepted an answer defined in
+    # another cell (or rebound after its cell ran) would promise a point the grade never gives.
+    from IPython.core.interactiveshell import InteractiveShell
+
+    shell = InteractiveShell.instance()
+    core.watch_answer_cells()  # what importing the checks in a lesson's first cell does
+    lines: list[str] = []
+
+    def run(source: str) -> None:
+        result = shell.run_cell(source, store_history=False)
+        assert result.error_in_exec is None, result.error_in_exec
+
+    def verdict() -> str:
+        lines.append(checks.verdict("predict_lengths", "en")[1])
+        return lines[-1]
+
+    run("from agentcore.course.checks import forget")
+    run("my_lengths = [1, 4, 6, 7]")  # a scratch cell, before the answer cell ever ran
+    assert verdict().startswith("✘") and "another cell" in lines[-1]
+    run('forget("my_lengths")\nmy_lengths = [1, 4, 6, 7]')  # the answer cell
+    assert verdict().startswith("✔")
+    run("my_lengths = [1, 4, 6, 7]")  # rebound by a later cell: equal, but not the answer's
+    assert verdict().startswith("✘") and "answer cell" in lines[-1]
+    run('forget("my_lengths")\nmy_lengths = [1, 4, 6, 7]')
+    assert verdict().startswith("✔")
+    assert checks.verdict("predict_lengths", "zh-CN")[0]
+    shell.user_ns.pop("my_lengths", None)

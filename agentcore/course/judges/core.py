@@ -6,7 +6,8 @@ it notes whether the rest of that cell raised. The check cell calls ``check("exe
 which prints exactly one verdict line in the lesson's language:
 
 * ``✔ ...`` the answer is accepted;
-* ``✘ ...`` not attempted yet, the answer cell raised (its error type is named), a
+* ``✘ ...`` not attempted yet, the answer cell raised (its error type is named), the answer
+  holds a value from another cell than its answer cell (which is all a grade reads), a
   prerequisite cell was not run (named), the learner's code raised or ran past the time limit,
   or a hint.
 
@@ -98,10 +99,14 @@ class _Watch:
 
     pending: tuple[str, ...] = ()
     errors: dict[str, str] = field(default_factory=dict)
+    answers: dict[str, Any] = field(default_factory=dict)
+    """The value each name held when its answer cell finished: a check compares by identity,
+    to see an answer written in (or rebound by) another cell, which the grade never reads."""
     hooked: bool = False
 
 
 _WATCH = _Watch()
+_MISSING = object()
 
 
 def _ipython() -> Any:
@@ -135,7 +140,14 @@ def _after_cell(result: Any) -> None:
     """IPython ``post_run_cell`` hook: record whether the answer cell that just ran raised."""
     if not _WATCH.pending:
         return
-    note_cell_result(_WATCH.pending, result.error_in_exec or result.error_before_exec)
+    error = result.error_in_exec or result.error_before_exec
+    note_cell_result(_WATCH.pending, error)
+    shell = _ipython()
+    for name in _WATCH.pending:
+        if error is None and shell is not None and name in shell.user_ns:
+            _WATCH.answers[name] = shell.user_ns[name]
+        else:
+            _WATCH.answers.pop(name, None)
     _WATCH.pending = ()
 
 
@@ -453,11 +465,23 @@ def verdict(
     ns = namespace_of(namespace)
     raised = [_WATCH.errors[name] for name in spec.names if name in _WATCH.errors]
     missing = [name for name in spec.names if name not in ns]
+    # In a notebook (the hooks watch its cells), an answer must be the value its answer cell
+    # left: the grade runs only that cell, so an answer written elsewhere would score zero.
+    elsewhere = [
+        name
+        for name in spec.names
+        if namespace is None
+        and _WATCH.hooked
+        and name in ns
+        and _WATCH.answers.get(name, _MISSING) is not ns[name]
+    ]
     if raised:
         # Even when the names were defined before the error: the cell did not run whole.
         ok, key, values = False, "answer_cell_raised", {"error": raised[0]}
     elif missing:
         ok, key, values = False, "not_attempted", {"names": ", ".join(missing)}
+    elif elsewhere:
+        ok, key, values = False, "defined_elsewhere", {"names": ", ".join(elsewhere)}
     else:
         ok, key, values = judge_namespace(spec, ns)
     return ok, verdict_line(ok, key, language, values)
