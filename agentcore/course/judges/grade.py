@@ -30,9 +30,11 @@ calling the learner's functions with plain data, would close the first limit.
 from __future__ import annotations
 
 import ast
+import contextlib
 import json
 import os
 import secrets
+import signal
 import subprocess
 import sys
 from collections.abc import Iterable, Mapping
@@ -144,29 +146,42 @@ def judge_notebook(
         name: (False, verdict_line(False, "grade_failed", language, {"seconds": int(timeout)}))
         for name in want
     }
+    # A session of its own, so whatever the run leaves behind is stopped with it.
+    runner = subprocess.Popen(
+        [sys.executable, "-I", "-m", "agentcore.course.judges.grade_runner"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+        env={**os.environ, "PYTHONIOENCODING": "utf-8", "MPLBACKEND": "Agg"},
+    )
     try:
-        done = subprocess.run(
-            [sys.executable, "-I", "-m", "agentcore.course.judges.grade_runner"],
-            input=json.dumps(request),
-            capture_output=True,
-            encoding="utf-8",
-            errors="replace",
-            timeout=timeout,
-            env={**os.environ, "PYTHONIOENCODING": "utf-8", "MPLBACKEND": "Agg"},
-        )
+        output, _ = runner.communicate(json.dumps(request).encode("utf-8"), timeout=timeout)
     except subprocess.TimeoutExpired:
-        return failed
-    lines = [line for line in done.stdout.splitlines() if line.startswith(nonce)]
-    if not lines:
-        return failed
-    try:  # a Python literal (see grade_runner): data only, nothing of it is run
-        results = ast.literal_eval(lines[-1][len(nonce) :])
-        judged = {str(name): (value[0] is True, str(value[1])) for name, value in results.items()}
-    except (ValueError, SyntaxError, TypeError, AttributeError, IndexError, KeyError):
-        return failed
-    for name in want:  # an exercise the run never reached (no answer cell for it)
+        # The verdicts given before the run hung still count: each was written at once.
+        _stop_session(runner.pid)
+        output, _ = runner.communicate()
+    finally:
+        _stop_session(runner.pid)
+    judged: dict[str, tuple[bool, str]] = {}
+    for line in output.decode("utf-8", errors="replace").splitlines():
+        if not line.startswith(nonce):
+            continue
+        try:  # a Python literal (see grade_runner): data only, nothing of it is run
+            results = ast.literal_eval(line[len(nonce) :])
+            for name, value in results.items():
+                judged.setdefault(str(name), (value[0] is True, str(value[1])))
+        except (ValueError, SyntaxError, TypeError, AttributeError, IndexError, KeyError):
+            continue
+    for name in want:  # an exercise the run never reached (no answer cell for it, or a hang)
         judged.setdefault(name, failed[name])
-    return judged
+    return {name: judged[name] for name in want}
+
+
+def _stop_session(session: int) -> None:
+    """Kill every process of the grading run's session (the runner and anything it left)."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(session, signal.SIGKILL)
 
 
 def source_notebook(notebook: str, here: Path | None = None) -> Path:

@@ -7,11 +7,14 @@ order in an IPython shell of its own (the teacher's setup cells, and in place of
 the learner's source, its names cleared first); after each wanted answer cell it puts back every
 ``agentcore`` module, class, function body and builtin as they were before any learner code ran,
 judges the answer with :func:`agentcore.course.judges.core.verdict`, and refuses the verdict if the
-judge's world was changed while judging or a thread of learner code is alive. Prints one line on
-the original stdout: the nonce, then ``{exercise: [accepted, line]}`` as a Python literal (built
-by ``repr`` and written with ``os.write``, both taken before any learner code ran, so no patch of
-``json`` or of a file object can rewrite it; read back with ``ast.literal_eval``). Everything the
-cells print goes to ``/dev/null``.
+judge's world was changed while judging or a thread of learner code is alive. Prints on the
+original stdout one line per verdict, as soon as it is given: the nonce, then
+``{exercise: [accepted, line]}`` as a Python literal (built by ``repr`` and written with
+``os.write``, both taken before any learner code ran, so no patch of ``json`` or of a file
+object can rewrite it; read back with ``ast.literal_eval``). Everything the cells print goes to
+``/dev/null``. Before any learner code runs it imports the whole package (so every module is
+watched) and installs an audit hook (:func:`_refuse_while_learning`) that refuses profilers,
+tracers, more audit hooks, gc's object lists, ``ctypes`` and new processes to learner code.
 """
 
 from __future__ import annotations
@@ -19,12 +22,17 @@ from __future__ import annotations
 import builtins
 import contextlib
 import copy
+import gc
+import importlib
 import io
 import json
 import os
+import pkgutil
+import signal
 import sys
 import traceback
 from functools import partial
+from pathlib import Path
 from types import FunctionType, ModuleType
 from typing import Any
 
@@ -61,10 +69,108 @@ _WRITE = os.write
 was imported: built-in functions, which no learner code can change in place."""
 
 
+_LIBRARY_PREFIXES = tuple(
+    {sys.prefix, sys.base_prefix, sys.exec_prefix, str(Path(__file__).resolve().parents[2])}
+)
+"""Where the runner's, the package's and the installed libraries' code lives; any other frame
+(a notebook cell's) is learner code."""
+
+
 _RUNNER = sys.modules[__name__]
 """This module, as imported (``python -m`` runs it as ``__main__``, a name IPython's shell then
 gives to its own namespace): watched like ``agentcore``, so its functions and ``World`` cannot be
 rebound by an answer cell."""
+
+
+def _function_state(function: FunctionType) -> tuple[Any, Any, Any]:
+    """What a patch of a function can change besides its name: code and default arguments."""
+    return function.__code__, function.__defaults__, function.__kwdefaults__
+
+
+def _is_package_object(value: Any) -> bool:
+    """An instance of one of ``agentcore``'s own classes, with fields (not a class, function
+    or module)."""
+    kind = type(value)
+    return (
+        kind.__module__.startswith("agentcore")
+        and hasattr(value, "__dict__")
+        and not isinstance(value, (type, FunctionType, ModuleType))
+    )
+
+
+def _signal_handlers() -> dict[int, Any]:
+    """Every signal's handler now (a handler runs Python code between any two lines)."""
+    handlers = {}
+    for number in signal.valid_signals():
+        with contextlib.suppress(OSError, ValueError):
+            handlers[int(number)] = signal.getsignal(number)
+    return handlers
+
+
+def _import_the_package() -> None:
+    """Import every ``agentcore`` module now, so the snapshot watches all of them.
+
+    A module first imported by a lesson cell (the providers, ``offline_replies``) would
+    otherwise enter ``sys.modules`` after the snapshot, and a patch of it go unseen. Modules
+    whose optional dependency is not installed are left out (they cannot be judged with)."""
+    import agentcore
+
+    for module in pkgutil.walk_packages(agentcore.__path__, "agentcore."):
+        if module.name.endswith(("__main__", "grade_runner")):
+            continue  # the command line (it would run) and this runner (it is running)
+        with contextlib.suppress(ImportError):
+            importlib.import_module(module.name)
+
+
+_REFUSED_EVENTS = frozenset(
+    {
+        "sys.addaudithook",
+        "sys.setprofile",
+        "sys.settrace",
+        "sys._current_frames",
+        "gc.get_objects",
+        "gc.get_referrers",
+        "gc.get_referents",
+        "os.fork",
+        "os.forkpty",
+        "os.kill",
+        "os.killpg",
+        "os.system",
+        "os.posix_spawn",
+        "os.spawn",
+        "os.exec",
+        "subprocess.Popen",
+        "pty.spawn",
+    }
+)
+"""Audit events (PEP 578) refused while learner code is on the stack: hooks that would run the
+learner's code inside the judge's (a profiler, a tracer, another audit hook), ways to find the
+judge's objects (gc's object lists, other threads' frames), and new processes, which would
+outlive the grade and hold its output open. ``ctypes`` (raw memory) is refused too."""
+
+
+def _refuse_while_learning(event: str, args: tuple[Any, ...]) -> None:
+    """The runner's audit hook: raise ``RuntimeError`` for a refused event from learner code.
+
+    Installed before any learner code runs; Python never removes an audit hook, and a hook
+    added later is refused here (``sys.addaudithook``'s own event), so nothing can take its
+    place. Events from the runner and the libraries it calls (no learner frame on the stack)
+    pass, so the judges' own time limit can still set its tracer. This closes the ways found
+    to patch a judge *while* it judges; reading the judge's frames stays possible (README)."""
+    if event not in _REFUSED_EVENTS and not event.startswith("ctypes."):
+        return
+    if event == "sys.addaudithook":
+        raise RuntimeError("grading: no audit hook may be added")
+    frame = sys._getframe(1)
+    while frame is not None:
+        if _learner_frame(frame):
+            raise RuntimeError(f"grading: {event} is not allowed in an answer")
+        frame = frame.f_back  # type: ignore[assignment]
+
+
+def _learner_frame(frame: Any) -> bool:
+    filename = frame.f_code.co_filename
+    return not filename.startswith(_LIBRARY_PREFIXES) and not filename.startswith("<frozen")
 
 
 def _lazy(key: str) -> bool:
@@ -107,7 +213,10 @@ class World:
                     continue
         self.builtins = dict(vars(builtins))
         self.classes: dict[type, dict[str, Any]] = {}
-        self.codes: dict[FunctionType, Any] = {}
+        self.codes: dict[FunctionType, tuple[Any, Any, Any]] = {}
+        # The package's own objects (a frozen Tool such as DESCRIBE_TEMPERATURE_TOOL): their
+        # fields, which ``object.__setattr__`` can change on a frozen dataclass.
+        self.instances: dict[int, tuple[Any, dict[str, Any]]] = {}
         for name, namespace in self.module_dicts.items():
             for value in namespace.values():
                 if isinstance(value, type) and value.__module__ == self.modules[name].__name__:
@@ -115,9 +224,15 @@ class World:
                     for item in vars(value).values():
                         function = getattr(item, "__func__", item)
                         if isinstance(function, FunctionType):
-                            self.codes[function] = function.__code__
+                            self.codes[function] = _function_state(function)
                 elif isinstance(value, FunctionType):
-                    self.codes[value] = value.__code__
+                    self.codes[value] = _function_state(value)
+                elif _is_package_object(value):
+                    self.instances[id(value)] = (value, dict(vars(value)))
+        # Hooks that run Python code in the middle of a judge's work: a change to any of them
+        # is a way to patch the judge while it judges, so it is refused like a patch.
+        self.gc_callbacks = list(gc.callbacks)
+        self.signals = _signal_handlers()
 
     def changed(self) -> bool:
         """Whether anything taken in the snapshot differs now (by identity)."""
@@ -143,7 +258,16 @@ class World:
                 return True
         if any(table != saved for table, saved in self.tables):
             return True
-        return any(function.__code__ is not code for function, code in self.codes.items())
+        if any(
+            any(vars(value).get(k, _MISSING) is not v for k, v in saved.items())
+            for value, saved in self.instances.values()
+        ):
+            return True
+        if gc.callbacks != self.gc_callbacks or _signal_handlers() != self.signals:
+            return True
+        return any(
+            _function_state(function) != saved for function, saved in self.codes.items()
+        )
 
     def restore(self) -> None:
         """Put everything in the snapshot back."""
@@ -160,9 +284,16 @@ class World:
                 if vars(cls).get(key) is not value:
                     with contextlib.suppress(AttributeError, TypeError):
                         setattr(cls, key, value)
-        for function, code in self.codes.items():
-            if function.__code__ is not code:
-                function.__code__ = code
+        for function, (code, defaults, keyword_defaults) in self.codes.items():
+            function.__code__ = code
+            function.__defaults__ = defaults
+            function.__kwdefaults__ = keyword_defaults
+        for value, saved in self.instances.values():
+            vars(value).update(saved)
+        gc.callbacks[:] = self.gc_callbacks
+        for number, handler in self.signals.items():
+            with contextlib.suppress(OSError, ValueError, TypeError):
+                signal.signal(number, handler)
         for table, saved in self.tables:
             if table == saved:
                 continue
@@ -220,7 +351,12 @@ def _grade(request: dict[str, Any], out: int) -> None:
     # The graded keys enter core.GRADE_KEYS only while their own verdict runs: an answer cell
     # that reads that table finds it empty.
     keys = dict(request.get("keys", {}))
+    _import_the_package()
     world = World()
+    # IPython's own cell hooks: one an answer cell registers could define a later answer after
+    # that answer's own cell ran, so they are put back after every cell.
+    cell_hooks = {name: list(hooks) for name, hooks in shell.events.callbacks.items()}
+    sys.addaudithook(_refuse_while_learning)
     want = set(request["want"])
     results: dict[str, list[Any]] = {}
     # A thread an answer cell (or the learner's code during a verdict) leaves running could
@@ -239,6 +375,8 @@ def _grade(request: dict[str, Any], out: int) -> None:
                 if exercise
                 else _run_cell(shell, cell["source"])
             )
+        for name, hooks in cell_hooks.items():
+            shell.events.callbacks[name] = list(hooks)
         if exercise is None:
             continue
         learner_threads |= _threads() - before
@@ -268,12 +406,13 @@ def _grade(request: dict[str, Any], out: int) -> None:
             ok, line = False, core.verdict_line(False, refusal, current_language(), {})
         world.restore()
         results[exercise] = [bool(ok is True), str(line)]
+        # Written at once: a later cell that hangs in C code (past every time limit) or kills
+        # the run cannot take this verdict with it.
+        data = (nonce + literal({exercise: results[exercise]}) + "\n").encode("utf-8")
+        while data:
+            data = data[write(out, data) :]
         if want <= set(results):
             break
-    world.restore()
-    data = (nonce + literal(results) + "\n").encode("utf-8")
-    while data:
-        data = data[write(out, data) :]
     os._exit(0)  # no atexit handler or thread of learner code runs after the verdicts
 
 
