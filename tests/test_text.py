@@ -180,6 +180,17 @@ def test_an_explanation_names_the_tool_and_what_exists() -> None:
         "（已注册：get_teaching_weather, celsius_to_fahrenheit）；没有任何 handler 执行。"
         "请检查工具列表或模型的请求。"
     )
+    assert explain(error, "en") == (  # the same advice in both languages
+        "The model asked for the tool delete_everything, which the registry does not hold"
+        " (it holds: get_teaching_weather, celsius_to_fahrenheit); no handler ran."
+        " Check the tool list or the model's request."
+    )
+
+
+def test_an_unexpected_error_is_explained_alike_in_both_languages() -> None:
+    english, chinese = explain(KeyError("x"), "en"), explain(KeyError("x"), "zh-CN")
+    assert "typed errors" in english and "bug" in english and "message above" in english
+    assert "有明确类型的错误" in chinese and "bug" in chinese and "英文信息" in chinese
 
 
 def test_provider_errors_are_explained_by_class_name_wherever_they_are_defined() -> None:
