@@ -22,12 +22,13 @@ judges and register them in :data:`EXERCISES` with :func:`exercise`.
 
 from __future__ import annotations
 
+import random
 import re
 import signal
 import sys
 import threading
 import time
-from collections.abc import Callable, Mapping, MutableMapping
+from collections.abc import Callable, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import FrameType
@@ -292,8 +293,8 @@ class Budget:
         if use_alarm:
             previous_handler = signal.signal(signal.SIGALRM, self._alarm)
             signal.setitimer(signal.ITIMER_REAL, self.seconds)
-        sys.settrace(self._call)
-        try:
+        try:  # the tracer is set inside: if setting it fails, the alarm is still taken back
+            sys.settrace(self._call)
             return work()
         finally:
             sys.settrace(previous_trace)
@@ -313,6 +314,22 @@ def call(name: str, function: Any, *args: Any) -> Any:
         raise
     except BaseException as error:  # SystemExit, KeyboardInterrupt... from learner code: a ✘
         raise AnswerRaised(name, error) from error
+
+
+_ORDER = random.SystemRandom()
+"""Draws from the operating system (``os.urandom``): no seed a learner's code sets decides it."""
+
+
+def asked_twice(cases: Sequence[T]) -> list[T]:
+    """Every case twice: once in the given order, then again in a random order.
+
+    An answer must depend on its input alone. One that counts its calls, or replays a fixed
+    list of replies learned from the order the hints revealed, cannot agree with the second
+    round; the first round keeps the hint for an ordinary mistake the same on every run.
+    Input: the cases (any sequence). Output: a new list of ``2 * len(cases)`` items."""
+    again = list(cases)
+    _ORDER.shuffle(again)
+    return [*cases, *again]
 
 
 def kind(value: Any) -> str:
@@ -425,6 +442,8 @@ def judge_namespace(spec: Exercise, ns: Namespace) -> Judgement:
     except AnswerRaised as failure:
         if isinstance(failure.error, TimeLimitExceeded) or budget.expired:
             return False, "time_limit", {"seconds": int(TIME_LIMIT_SECONDS)}
+        if isinstance(failure.error, KeyboardInterrupt):  # Kernel → Interrupt, most likely
+            return False, "interrupted", {}
         return (
             False,
             "answer_raised",
@@ -440,6 +459,8 @@ def judge_namespace(spec: Exercise, ns: Namespace) -> Judgement:
     except BaseException as error:  # the answer broke the judge: still one ✘ line
         if budget.expired:
             return False, "time_limit", {"seconds": int(TIME_LIMIT_SECONDS)}
+        if isinstance(error, KeyboardInterrupt):
+            return False, "interrupted", {}
         return False, "answer_raised", {"name": ", ".join(spec.names), "error": error_name(error)}
     if budget.expired:
         return False, "time_limit", {"seconds": int(TIME_LIMIT_SECONDS)}

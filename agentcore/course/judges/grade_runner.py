@@ -13,7 +13,7 @@ original stdout one line per verdict, as soon as it is given: the nonce, then
 ``os.write``, both taken before any learner code ran, so no patch of ``json`` or of a file
 object can rewrite it; read back with ``ast.literal_eval``). Everything the cells print goes to
 ``/dev/null``. Before any learner code runs it imports the whole package (so every module is
-watched) and installs an audit hook (:func:`_refuse_while_learning`) that refuses profilers,
+watched) and installs an audit hook (:func:`_refusing_hook`) that refuses profilers,
 tracers, more audit hooks, gc's object lists, ``ctypes`` and new processes to learner code.
 """
 
@@ -149,23 +149,32 @@ judge's objects (gc's object lists, other threads' frames), and new processes, w
 outlive the grade and hold its output open. ``ctypes`` (raw memory) is refused too."""
 
 
-def _refuse_while_learning(event: str, args: tuple[Any, ...]) -> None:
-    """The runner's audit hook: raise ``RuntimeError`` for a refused event from learner code.
+def _refusing_hook(learning: list[bool]) -> Any:
+    """The runner's audit hook: it raises ``RuntimeError`` for a refused event while an answer
+    cell or a verdict runs (``learning[0]``) and a learner frame is on the stack.
 
     Installed before any learner code runs; Python never removes an audit hook, and a hook
     added later is refused here (``sys.addaudithook``'s own event), so nothing can take its
     place. Events from the runner and the libraries it calls (no learner frame on the stack)
-    pass, so the judges' own time limit can still set its tracer. This closes the ways found
-    to patch a judge *while* it judges; reading the judge's frames stays possible (README)."""
-    if event not in _REFUSED_EVENTS and not event.startswith("ctypes."):
-        return
-    if event == "sys.addaudithook":
-        raise RuntimeError("grading: no audit hook may be added")
-    frame = sys._getframe(1)
-    while frame is not None:
-        if _learner_frame(frame):
-            raise RuntimeError(f"grading: {event} is not allowed in an answer")
-        frame = frame.f_back  # type: ignore[assignment]
+    pass, so the judges' own time limit can still set its tracer, and the teacher's cells run
+    as they do in the lesson. The switch lives in this closure, out of the learner's
+    namespace. This closes the ways found to patch a judge *while* it judges; reading the
+    judge's frames stays possible (README)."""
+
+    def refuse(event: str, args: tuple[Any, ...]) -> None:
+        if event not in _REFUSED_EVENTS and not event.startswith("ctypes."):
+            return
+        if event == "sys.addaudithook":
+            raise RuntimeError("grading: no audit hook may be added")
+        if not learning[0]:
+            return
+        frame = sys._getframe(1)
+        while frame is not None:
+            if _learner_frame(frame):
+                raise RuntimeError(f"grading: {event} is not allowed in an answer")
+            frame = frame.f_back  # type: ignore[assignment]
+
+    return refuse
 
 
 def _learner_frame(frame: Any) -> bool:
@@ -265,9 +274,7 @@ class World:
             return True
         if gc.callbacks != self.gc_callbacks or _signal_handlers() != self.signals:
             return True
-        return any(
-            _function_state(function) != saved for function, saved in self.codes.items()
-        )
+        return any(_function_state(function) != saved for function, saved in self.codes.items())
 
     def restore(self) -> None:
         """Put everything in the snapshot back."""
@@ -356,7 +363,8 @@ def _grade(request: dict[str, Any], out: int) -> None:
     # IPython's own cell hooks: one an answer cell registers could define a later answer after
     # that answer's own cell ran, so they are put back after every cell.
     cell_hooks = {name: list(hooks) for name, hooks in shell.events.callbacks.items()}
-    sys.addaudithook(_refuse_while_learning)
+    learning = [False]
+    sys.addaudithook(_refusing_hook(learning))
     want = set(request["want"])
     results: dict[str, list[Any]] = {}
     # A thread an answer cell (or the learner's code during a verdict) leaves running could
@@ -368,6 +376,7 @@ def _grade(request: dict[str, Any], out: int) -> None:
         for name in cell.get("names", []):
             shell.user_ns.pop(name, None)
         before = _threads()
+        learning[0] = bool(exercise)
         with _quiet():
             # an answer cell gets the judges' time limit too: a loop at its top level ends
             outcome = (
@@ -375,6 +384,7 @@ def _grade(request: dict[str, Any], out: int) -> None:
                 if exercise
                 else _run_cell(shell, cell["source"])
             )
+        learning[0] = False
         for name, hooks in cell_hooks.items():
             shell.events.callbacks[name] = list(hooks)
         if exercise is None:
@@ -390,9 +400,11 @@ def _grade(request: dict[str, Any], out: int) -> None:
         before = _threads()
         if exercise in keys:
             core.GRADE_KEYS[exercise] = keys[exercise]
+        learning[0] = True
         with _quiet():
             # in the language the lesson's setup cell chose (set_language), as in the lesson
             ok, line = core.verdict(exercise, None, shell.user_ns)
+        learning[0] = False
         core.GRADE_KEYS.clear()
         learner_threads |= _threads() - before
         refusal = (

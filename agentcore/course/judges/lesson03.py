@@ -9,6 +9,7 @@ from typing import Any
 from agentcore.course.judges.core import (
     Judgement,
     Namespace,
+    asked_twice,
     call,
     error_name,
     exercise,
@@ -130,10 +131,11 @@ def judge_lists(name: str, function: Any, cases: Any, wrong_key: str, right_key:
     answer that changes the list it was given is refused (a transcript or a request is read
     to be checked, and what already happened is never lost). A result that is not a list, or a
     list holding anything but ``str`` (the call dicts instead of their call_ids), gets a hint
-    naming the expected form before any case is compared.
+    naming the expected form before any case is compared. Each case is asked twice, in a
+    random order (:func:`~agentcore.course.judges.core.asked_twice`).
     """
-    wrong = []
-    for case, given, expected in cases:
+    wrong: list[str] = []
+    for case, given, expected in asked_twice(cases):
         handed = copy.deepcopy(given)
         got = call(name, function, handed)
         if type(handed) is not list or not same(plain(handed), given):
@@ -146,7 +148,7 @@ def judge_lists(name: str, function: Any, cases: Any, wrong_key: str, right_key:
         strange = [item for item in items if type(item) is not str]
         if strange:  # a message or call dict instead of its call_id: name the expected form
             return False, "not_call_ids", {"name": name, "kind": kind(strange[0])}
-        if not same(items, expected):
+        if not same(items, expected) and case not in wrong:
             wrong.append(case)
     if wrong:
         return False, wrong_key, {"wrong": len(wrong), "total": len(cases), "case_key": wrong[0]}

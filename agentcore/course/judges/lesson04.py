@@ -10,6 +10,7 @@ from agentcore.course.judges.core import (
     Judgement,
     Namespace,
     TimeLimitExceeded,
+    asked_twice,
     error_name,
     exercise,
 )
@@ -100,14 +101,20 @@ def failing_errors() -> tuple[type[BaseException], ...]:
 def check_paris_weather(ns: Namespace) -> Judgement:
     """``check_paris_weather(make_model)``: a test that passes the honest model, fails the rest."""
     function = ns["check_paris_weather"]
-    try:
-        function(honest_model)
-    except TimeLimitExceeded:
-        raise
-    except BaseException as error:
-        return False, "paris_honest_failed", {"error": error_name(error)}
     failing = failing_errors()
-    for key, (make_model, passed, what) in paris_models().items():
+    models = paris_models()
+    # The honest model first, then every guesser; then all of them again in a random order,
+    # so a "test" that counts its calls (passes the first, fails the rest) cannot score.
+    for key in asked_twice([None, *models]):
+        if key is None:
+            try:
+                function(honest_model)
+            except TimeLimitExceeded:
+                raise
+            except BaseException as error:
+                return False, "paris_honest_failed", {"error": error_name(error)}
+            continue
+        make_model, passed, what = models[key]
         try:
             returned = function(make_model)
         except failing:
@@ -140,7 +147,7 @@ def compare_cities(ns: Namespace) -> Judgement:
         ([weather_tool_with(warm_paris), CONVERSION_TOOL], "Paris", "Tokyo"),
         ([weather_tool_with(close), CONVERSION_TOOL], "Paris", "Tokyo"),
     ]
-    for tools, warmer, colder in cases:
+    for tools, warmer, colder in asked_twice(cases):
         try:
             result = run(ScriptedModel(function), tools, "Which city is warmer?")
         except AgentRuntimeError as error:

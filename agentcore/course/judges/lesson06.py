@@ -23,6 +23,7 @@ from agentcore.course.judges.core import (
     Judgement,
     Namespace,
     TimeLimitExceeded,
+    asked_twice,
     call,
     error_name,
     exercise,
@@ -225,13 +226,19 @@ def describe_temperature(ns: Namespace) -> Judgement:
       conversion of the ``temperature_c`` it read, then the description of the
       ``temperature_f`` it read, then answers: with the lesson's record and with five others,
       so hard-coded values disagree;
-    * ``agentcore.runtime`` is unchanged.
+    * ``agentcore.runtime`` is unchanged, and the arguments model is the learner's own, not
+      the package's ``DESCRIBE_TEMPERATURE_TOOL``'s (its handler may be the package's
+      ``describe_temperature``, which the lesson shows).
     """
     tool, script = ns["my_describe_tool"], ns["describe_script"]
     if not isinstance(tool, Tool):
         return False, "describe_not_a_tool", {"kind": kind(tool)}
     if tool.name != DESCRIBE_TEMPERATURE_TOOL.name:
         return False, "describe_name", {"name": tool.name}
+    # the package's own tool under the answer's name: its arguments model was not written
+    # (the handler may be the package's describe_temperature: the lesson shows it to be used)
+    if tool.arguments_model is DESCRIBE_TEMPERATURE_TOOL.arguments_model:
+        return False, "describe_package_tool", {}
     if not callable(script) or isinstance(script, (list, tuple)):
         return False, "describe_not_a_function", {"kind": kind(script)}
     if not _describe_schema_ok(tool):
@@ -484,7 +491,7 @@ def smallest_max_steps(ns: Namespace) -> Judgement:
         ("case_six_steps", lambda: _lookups_then_answer(5), 6),
         ("case_seven_steps", lambda: _lookups_then_answer(6), None),
     ]
-    for case, make_model, expected in cases:
+    for case, make_model, expected in asked_twice(cases):
         try:
             got = call("smallest_max_steps", function, make_model, list(tools))
         except AnswerRaised as failure:

@@ -36,6 +36,7 @@ differ from right ones):
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import json
 import typing
@@ -47,6 +48,7 @@ from agentcore.course.judges.core import (
     FixtureFailed,
     Judgement,
     Namespace,
+    asked_twice,
     call,
     error_name,
     exercise,
@@ -163,14 +165,14 @@ def task_succeeded(ns: Namespace) -> Judgement:
     """``task_succeeded(messages)``: a bool, whether a conversion observation is not a failure."""
     function = ns["task_succeeded"]
     cases = _own(_succeeded_cases)
-    wrong = []
-    for case, messages, expected in cases:
-        got = call("task_succeeded", function, messages)
+    wrong: list[str] = []
+    for case, messages, expected in asked_twice(cases):
+        got = call("task_succeeded", function, copy.deepcopy(messages))
         if got is None:
             return False, "returns_nothing", {"name": "task_succeeded"}
         if type(got) is not bool:
             return False, "not_a_bool", {"name": "task_succeeded", "kind": kind(got)}
-        if got is not expected:
+        if got is not expected and case not in wrong:
             wrong.append(case)
     if wrong:
         return (

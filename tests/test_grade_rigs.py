@@ -1,0 +1,293 @@
+"""Grades hold against the rigs a new learner tried (issue 18), and every solution scores full.
+
+Each rig below was found by trying to score without solving: a patch made and undone while the
+judge judges (an audit hook or a profiler timed on the judge's own tracer), a package module
+imported only by a lesson cell, a frozen package object or a function's defaults changed in
+place, an IPython hook that defines a later answer, a fork that holds the grade's output, and a
+later cell that hangs inside one C call. Each is judged as the teacher's autograde judges it
+(:func:`agentcore.course.judges.grade.judge_notebook`, a fresh interpreter) and must score zero.
+Answers that count their calls are judged in-process, as the self-check judges them.
+"""
+
+from __future__ import annotations
+
+import copy
+import textwrap
+from pathlib import Path
+from typing import Any
+
+import nbformat
+import pytest
+
+from agentcore.course import checks
+from agentcore.course.judges.grade import judge_notebook
+
+SOLUTIONS = Path(__file__).resolve().parents[1] / "notebooks"
+
+
+def solution(name: str, language: str = "en") -> dict[str, Any]:
+    return dict(nbformat.read(SOLUTIONS / language / "solutions" / name, as_version=4))
+
+
+def with_answer(source: dict[str, Any], exercise: str, code: str) -> dict[str, Any]:
+    """``source`` with the whole answer cell of ``exercise`` replaced by ``code``."""
+    submitted = copy.deepcopy(source)
+    for cell in submitted["cells"]:
+        if cell.get("metadata", {}).get("agentcore", {}).get("exercise") == exercise:
+            cell["source"] = textwrap.dedent(code)
+    return submitted
+
+
+def graded(name: str, exercise: str, code: str, **options: Any) -> tuple[bool, str]:
+    source = solution(name)
+    return judge_notebook(source, with_answer(source, exercise, code), [exercise], "en", **options)[
+        exercise
+    ]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("language", ["en", "zh-CN"])
+@pytest.mark.parametrize(
+    "name",
+    sorted(
+        path.name
+        for path in (SOLUTIONS / "en" / "solutions").glob("*.ipynb")
+        if '"exercise"' in path.read_text(encoding="utf-8")
+    ),
+)
+def test_every_solution_scores_full_marks_in_a_fresh_interpreter(name: str, language: str) -> None:
+    # The guard around the grade (an audit hook, watched modules and hooks) must never cost a
+    # right answer its point, with the teacher's own cells calling accepted() and check().
+    source = solution(name, language)
+    results = judge_notebook(source, source, None, language)
+    assert results and all(ok for ok, _ in results.values()), results
+
+
+UNANSWERED_WRONG = """
+forget("unanswered_calls")
+def unanswered_calls(messages):
+    return []
+"""
+
+RIGS = {
+    "audit hook timed on the judge's tracer": (
+        "03-errors.ipynb",
+        "unanswered_calls",
+        UNANSWERED_WRONG
+        + """
+import sys
+from agentcore.course.judges import lesson03
+real, events = lesson03.same, []
+def hook(event, args):
+    if event == "sys.settrace":
+        events.append(event)
+        lesson03.same = (lambda left, right: True) if len(events) == 2 else real
+sys.addaudithook(hook)
+""",
+    ),
+    "profiler timed on the judge's tracer": (
+        "03-errors.ipynb",
+        "unanswered_calls",
+        UNANSWERED_WRONG
+        + """
+import sys
+from agentcore.course.judges import lesson03
+real, calls, settrace = lesson03.same, [], sys.settrace
+def profile(frame, event, arg):
+    if event == "c_call" and arg is settrace:
+        calls.append(1)
+        lesson03.same = (lambda left, right: True) if len(calls) == 2 else real
+sys.setprofile(profile)
+""",
+    ),
+    "graded key copied while its verdict runs": (
+        "00-fixed-script.ipynb",
+        "workflow_or_agent",
+        """
+forget("my_answers")
+import sys
+from agentcore.course.judges import core
+my_answers = {"A": "agent", "B": "agent", "C": "agent", "D": "agent"}
+events = []
+def hook(event, args):
+    if event == "sys.settrace":
+        events.append(1)
+        if len(events) == 2 and core.GRADE_KEYS:
+            my_answers.update(core.GRADE_KEYS["workflow_or_agent"])
+sys.addaudithook(hook)
+""",
+    ),
+    "a provider module the snapshot never saw": (
+        "05-appendix-inside-the-adapter.ipynb",
+        "bad_reply",
+        """
+forget("my_bad_reply")
+from agentcore.providers import deepseek
+from agentcore.providers.errors import ProviderResponseError
+my_bad_reply = Reply(output=(message("It is 18.0 degrees in Tokyo."),))
+real = deepseek.DeepSeekResponsesModel.generate
+def generate(self, messages, tools):
+    if any(m.get("role") == "tool" for m in messages):
+        raise ProviderResponseError("refused", hint="")
+    return real(self, messages, tools)
+deepseek.DeepSeekResponsesModel.generate = generate
+""",
+    ),
+    "a frozen package tool's handler replaced": (
+        "06-experiments.ipynb",
+        "describe_temperature",
+        """
+forget("my_describe_tool", "describe_script")
+def wrong(temperature_f):
+    if temperature_f < 50:
+        return {"description": "cold"}
+    return {"description": "hot" if temperature_f > 77 else "mild"}
+class FahrenheitArguments(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    temperature_f: float = Field(allow_inf_nan=False)
+my_describe_tool = Tool(name="describe_temperature", description="Describe a temperature.",
+                        arguments_model=FahrenheitArguments, handler=wrong)
+def describe_script(messages, tools):
+    return ScriptedWeatherModel(task="describe").generate(messages, tools)
+from agentcore.course import teaching_tools
+object.__setattr__(teaching_tools.DESCRIBE_TEMPERATURE_TOOL, "handler", wrong)
+""",
+    ),
+    "a package class's default arguments changed": (
+        "06-experiments.ipynb",
+        "max_steps_one",
+        """
+forget("my_max_steps_prediction")
+my_max_steps_prediction = {
+    "status": "answered", "model turns": 1, "tool executions": 0, "error": "-"
+}
+from agentcore.course.weather import ScriptedWeatherModel as S
+S.__init__.__defaults__ = ("Tokyo", "greet", None)
+""",
+    ),
+    "a fork that holds the grade's output": (
+        "03-errors.ipynb",
+        "break_second_turn",
+        """
+forget("my_script")
+import os, time
+if os.fork() == 0:
+    time.sleep(30)
+    os._exit(0)
+my_script = [
+    ModelTurn(tool_calls=[ToolCall("call-weather", "get_teaching_weather", {"city": "Tokyo"})]),
+    ModelTurn(tool_calls=[
+        ToolCall("call-convert", "celsius_to_fahrenheit", {"temperature_c": "18.0"})
+    ]),
+]
+""",
+    ),
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rig", sorted(RIGS))
+def test_a_rig_scores_zero(rig: str) -> None:
+    name, exercise, code = RIGS[rig]
+    ok, line = graded(name, exercise, code, timeout=120)
+    assert not ok, line
+    assert "did not finish" not in line  # judged and refused, not lost to a hang
+
+
+@pytest.mark.slow
+def test_an_ipython_hook_cannot_define_a_later_answer() -> None:
+    source = solution("03-errors.ipynb")
+    first = """
+    forget("my_script")
+    my_script = [
+        ModelTurn(tool_calls=[ToolCall("call-weather", "get_teaching_weather", {"city": "Tokyo"})]),
+        ModelTurn(tool_calls=[
+            ToolCall("call-convert", "celsius_to_fahrenheit", {"temperature_c": "18.0"})
+        ]),
+    ]
+    def answer(messages):
+        asked = [c["call_id"] for m in messages for c in m.get("tool_calls", [])]
+        seen = {m["tool_call_id"] for m in messages if m["role"] == "tool"}
+        return [i for i in asked if i not in seen]
+    get_ipython().events.register(
+        "post_run_cell", lambda result: get_ipython().user_ns.update(unanswered_calls=answer)
+    )
+    """
+    submitted = with_answer(source, "break_second_turn", first)
+    submitted = with_answer(submitted, "unanswered_calls", 'forget("unanswered_calls")\n...\n')
+    results = judge_notebook(source, submitted, None, "en")
+    assert results["break_second_turn"][0] is True
+    assert results["unanswered_calls"][0] is False
+
+
+@pytest.mark.slow
+def test_a_later_cell_that_hangs_in_c_code_keeps_the_earlier_points() -> None:
+    source = solution("03-errors.ipynb")
+    hung = """
+    forget("unanswered_calls")
+    total = sum(range(10**13))  # one C call: no time limit inside Python can stop it
+    """
+    results = judge_notebook(
+        source, with_answer(source, "unanswered_calls", hung), None, "en", timeout=45
+    )
+    assert results["break_second_turn"][0] is True, results
+    assert results["unanswered_calls"][0] is False
+
+
+def judged(exercise: str, code: str) -> str:
+    namespace: dict[str, Any] = {}
+    exec(textwrap.dedent(code), namespace)
+    return checks.verdict(exercise, "en", namespace)[1]
+
+
+def test_a_test_that_passes_only_its_first_call_is_not_accepted() -> None:
+    line = judged(
+        "check_paris_weather",
+        """
+        seen = []
+        def check_paris_weather(make_model):
+            seen.append(1)
+            assert len(seen) == 1, "only the first model is honest"
+        """,
+    )
+    assert line.startswith("✘") and "honest" in line, line
+
+
+def test_replies_replayed_in_the_order_the_hints_revealed_are_not_accepted() -> None:
+    line = judged(
+        "smallest_max_steps",
+        """
+        from agentcore.errors import ToolExecutionError
+        answers = iter([1, 2, 3, 4, None, 6, None])
+        def smallest_max_steps(make_model, tools):
+            for value in answers:
+                return value
+            raise ToolExecutionError("get_teaching_weather", "failed")
+        """,
+    )
+    assert line.startswith("✘"), line
+
+
+def test_the_packages_own_tool_is_not_an_answer() -> None:
+    line = judged(
+        "describe_temperature",
+        """
+        from agentcore.course.teaching_tools import DESCRIBE_TEMPERATURE_TOOL as my_describe_tool
+        from agentcore.course.weather import ScriptedWeatherModel
+        def describe_script(messages, tools):
+            return ScriptedWeatherModel(task="describe").generate(messages, tools)
+        """,
+    )
+    assert line.startswith("✘") and "DESCRIBE_TEMPERATURE_TOOL" in line, line
+
+
+def test_an_interrupted_check_says_so_instead_of_blaming_every_name() -> None:
+    line = judged(
+        "never_stops",
+        """
+        def fresh_calls(messages, tools):
+            raise KeyboardInterrupt
+        my_counts = {"model_turns": 3, "tool_executions": 9}
+        """,
+    )
+    assert line.startswith("✘") and "KeyboardInterrupt" in line and "my_counts" not in line, line
