@@ -285,13 +285,14 @@ def _assistant_message(turn: ModelTurn) -> FrozenDict:
     if turn.final_text is not None:
         message: dict[str, Any] = {"role": "assistant", "content": turn.final_text}
     else:
-        # call.as_message_entry(), built frozen in one step rather than copied from a dict.
-        calls = FrozenList(
-            [
+        # Each entry is call.as_message_entry(), built frozen in one step rather than copied
+        # from a dict; a plain loop, as a comprehension would be one more function call.
+        entries = []
+        for call in turn.tool_calls:
+            entries.append(
                 FrozenDict(call_id=call.call_id, name=call.name, arguments=call.arguments)
-                for call in turn.tool_calls
-            ]
-        )
+            )
+        calls = FrozenList(entries)
         message = {"role": "assistant", "content": "", "tool_calls": calls}
     if turn.provider_items:
         message["provider_items"] = FrozenList(turn.provider_items)

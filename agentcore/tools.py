@@ -155,8 +155,12 @@ class Tool:
                 f", got {type(arguments).__name__}; call tool.execute(tool.validate(arguments))"
             )
         try:
-            fields: tuple[str, ...] = self.__dict__["_fields"]
-            result = self.handler(**{name: getattr(arguments, name) for name in fields})
+            # One keyword argument per field, gathered by a plain loop: on Python 3.11 a dict
+            # comprehension is a function call of its own, and this runs on every tool call.
+            keywords: dict[str, Any] = {}
+            for name in self.__dict__["_fields"]:
+                keywords[name] = getattr(arguments, name)
+            result = self.handler(**keywords)
         except KeyboardInterrupt:  # Ctrl-C stops the run; it is not the tool's failure
             raise
         except BaseException as error:
