@@ -136,7 +136,8 @@ class ModelTurn:
             )
         if has_final:
             final_text = _require_text(self.final_text, "ModelTurn.final_text")
-            object.__setattr__(self, "final_text", final_text)
+            if final_text is not self.final_text:  # a str subclass, copied to a plain str
+                object.__setattr__(self, "final_text", final_text)
             return
         seen: set[str] = set()
         for index, call in enumerate(self.tool_calls):

@@ -17,7 +17,6 @@ a time), then :class:`RunResult` (a finished run). The loop yields typed events
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from types import TracebackType
@@ -182,7 +181,9 @@ class AgentRuntime:
         run.model_turns += 1
         try:
             turn = self.model.generate(run.messages, self.registry.schemas())
-            if type(turn) is not ModelTurn and isinstance(turn, ModelTurn):
+            if type(turn) is ModelTurn:  # the usual case: nothing more to ask
+                return turn
+            if isinstance(turn, ModelTurn):
                 # A subclass may show other fields than it checked: read them once, check.
                 turn = ModelTurn(turn.final_text, turn.tool_calls, turn.provider_items)
         except KeyboardInterrupt:  # Ctrl-C stops the run; it is not the model's failure
@@ -284,7 +285,14 @@ def _assistant_message(turn: ModelTurn) -> FrozenDict:
     if turn.final_text is not None:
         message: dict[str, Any] = {"role": "assistant", "content": turn.final_text}
     else:
-        calls = FrozenList([FrozenDict(call.as_message_entry()) for call in turn.tool_calls])
+        # Each entry is call.as_message_entry(), built frozen in one step rather than copied
+        # from a dict; a plain loop, as a comprehension would be one more function call.
+        entries = []
+        for call in turn.tool_calls:
+            entries.append(
+                FrozenDict(call_id=call.call_id, name=call.name, arguments=call.arguments)
+            )
+        calls = FrozenList(entries)
         message = {"role": "assistant", "content": "", "tool_calls": calls}
     if turn.provider_items:
         message["provider_items"] = FrozenList(turn.provider_items)
@@ -330,7 +338,10 @@ class AgentRun:
         self.interrupted: BaseException | None = None
         self.call_ids: set[str] = set()
         self._messages: list[Message] = []
-        self._advancing = threading.Lock()
+        # The token a caller holds while it advances the run (see __next__). list.pop and
+        # list.append are atomic, so of two callers only one can take it, and they cost less
+        # on every event than a threading.Lock's acquire(False) and release().
+        self._advancing: list[bool] = [True]
         self._error_traceback: TracebackType | None = None
         # Built frozen: only the text needs a check (valid UTF-8), named as record() names it.
         plain = type(user_input) is str and user_input.isascii()
@@ -377,20 +388,23 @@ class AgentRun:
         return self
 
     def __next__(self) -> RunEvent:
-        if not self._advancing.acquire(False):  # not blocking
+        try:
+            token = self._advancing.pop()
+        except IndexError:  # not blocking: another caller holds the token
             raise RuntimeError(
                 "This run is already taking a step (a handler or another thread advanced it "
                 "again); wait for that step to return. The run was left as it was."
-            )
+            ) from None
         try:
-            event = next(self._events)
-        except StopIteration:
-            raise
+            # The loop's end comes back as None, not as a StopIteration caught on its way out.
+            event = next(self._events, None)
         except BaseException as error:  # Ctrl-C or a bug: record it, so the run reads as over
             self.interrupted = error
             raise
         finally:
-            self._advancing.release()
+            self._advancing.append(token)
+        if event is None:
+            raise StopIteration
         self.events.append(event)
         if type(event) is RunFailed:
             self._error_traceback = event.error.__traceback__
@@ -450,7 +464,7 @@ class AgentRun:
         )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class RunResult:
     """A finished run (chapter section 6.2).
 
@@ -474,12 +488,15 @@ class RunResult:
     tool_executions: int
     messages: Sequence[Message]
 
-    def __post_init__(self) -> None:
-        if not isinstance(self.answer, str):
-            raise TypeError(f"RunResult.answer must be a str, got {type(self.answer).__name__}")
-        int_at_least("model_turns", self.model_turns, 0)
-        int_at_least("tool_executions", self.tool_executions, 0)
-        messages = self.messages
+    def __init__(
+        self, answer: str, model_turns: int, tool_executions: int, messages: Sequence[Message]
+    ) -> None:
+        # Written out (init=False), as ToolCall's: each field is checked, then set once (the
+        # dataclass's __init__ would set every field and a __post_init__ set messages again).
+        if not isinstance(answer, str):
+            raise TypeError(f"RunResult.answer must be a str, got {type(answer).__name__}")
+        int_at_least("model_turns", model_turns, 0)
+        int_at_least("tool_executions", tool_executions, 0)
         if type(messages) is not list:  # the runtime passes a list: no need to ask further
             if isinstance(messages, str | Mapping) or not isinstance(messages, Iterable):
                 raise TypeError(
@@ -487,8 +504,12 @@ class RunResult:
                     f"{type(messages).__name__}"
                 )
             messages = list(messages)
+        set_field = object.__setattr__  # the class is frozen: self.answer = ... would raise
+        set_field(self, "answer", answer)
+        set_field(self, "model_turns", model_turns)
+        set_field(self, "tool_executions", tool_executions)
         # The runtime's messages are frozen already: this costs one pass over the list.
-        object.__setattr__(self, "messages", freeze(messages, "messages"))
+        set_field(self, "messages", freeze(messages, "messages"))
 
     def __reduce__(self) -> tuple[Any, ...]:
         # Rebuilt through __init__, so a copy (deep or not) or an unpickled result is frozen.

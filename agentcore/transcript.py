@@ -184,7 +184,9 @@ def _freeze_mapping(value: Mapping[Any, Any]) -> FrozenDict:
         if (kind is str and item.isascii()) or kind is bool or item is None:  # the most common
             frozen[key] = item
             continue
-        if kind is int and item.bit_length() <= _MAX_INT_BITS:
+        if (kind is int and item.bit_length() <= _MAX_INT_BITS) or (
+            kind is float and math.isfinite(item)
+        ):
             frozen[key] = item
             continue
         try:
