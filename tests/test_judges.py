@@ -441,4 +441,12 @@ def test_an_answer_written_outside_its_answer_cell_is_named_not_accepted() -> No
     run('forget("my_lengths")\nmy_lengths = [1, 4, 6, 7]')
     assert verdict().startswith("✔")
     assert checks.verdict("predict_lengths", "zh-CN")[0]
+    # a check called at the end of the answer cell itself reads what that cell just made
+    run('my_lengths = [0]')
+    run(
+        'forget("my_lengths")\nmy_lengths = [1, 4, 6, 7]\n'
+        'from agentcore.course.checks import verdict\n'
+        'inside = verdict("predict_lengths", "en")[1]'
+    )
+    assert shell.user_ns["inside"].startswith("✔"), shell.user_ns["inside"]
     shell.user_ns.pop("my_lengths", None)

@@ -487,13 +487,16 @@ def verdict(
     raised = [_WATCH.errors[name] for name in spec.names if name in _WATCH.errors]
     missing = [name for name in spec.names if name not in ns]
     # In a notebook (the hooks watch its cells), an answer must be the value its answer cell
-    # left: the grade runs only that cell, so an answer written elsewhere would score zero.
+    # left: the grade runs only that cell, so an answer written elsewhere would score zero. A
+    # check called from inside the answer cell itself (still running: its names are pending)
+    # reads the value that cell just made.
     elsewhere = [
         name
         for name in spec.names
         if namespace is None
         and _WATCH.hooked
         and name in ns
+        and name not in _WATCH.pending
         and _WATCH.answers.get(name, _MISSING) is not ns[name]
     ]
     if raised:
