@@ -238,9 +238,11 @@ _PACKAGE_DIR = str(Path(__file__).resolve().parents[2])
 _LIBRARY_PREFIXES = tuple({sys.prefix, sys.base_prefix, sys.exec_prefix, _PACKAGE_DIR})
 
 
-def _is_learner_code(frame: FrameType) -> bool:
-    """Code of a notebook cell or the learner's own file: not the library's, not Python's."""
-    return not frame.f_code.co_filename.startswith(_LIBRARY_PREFIXES)
+def is_learner_code(frame: FrameType) -> bool:
+    """Whether ``frame`` runs learner code: a notebook cell's or the learner's own file, not
+    the package's, an installed library's, Python's own or a frozen import module's."""
+    filename = frame.f_code.co_filename
+    return not filename.startswith(_LIBRARY_PREFIXES) and not filename.startswith("<frozen")
 
 
 class Budget:
@@ -270,7 +272,7 @@ class Budget:
         return self._line
 
     def _call(self, frame: FrameType, event: str, arg: Any) -> Any:
-        if not _is_learner_code(frame):
+        if not is_learner_code(frame):
             return None
         if self._over():
             raise TimeLimitExceeded(self.seconds)

@@ -32,9 +32,10 @@ import signal
 import sys
 import traceback
 from functools import partial
-from pathlib import Path
 from types import FunctionType, ModuleType
 from typing import Any
+
+from agentcore.course.judges.core import is_learner_code
 
 _MISSING = object()
 
@@ -67,13 +68,6 @@ _REPR = repr
 _WRITE = os.write
 """The two functions the verdict line is made and written with, as they were when the runner
 was imported: built-in functions, which no learner code can change in place."""
-
-
-_LIBRARY_PREFIXES = tuple(
-    {sys.prefix, sys.base_prefix, sys.exec_prefix, str(Path(__file__).resolve().parents[2])}
-)
-"""Where the runner's, the package's and the installed libraries' code lives; any other frame
-(a notebook cell's) is learner code."""
 
 
 _RUNNER = sys.modules[__name__]
@@ -170,16 +164,11 @@ def _refusing_hook(learning: list[bool]) -> Any:
             return
         frame = sys._getframe(1)
         while frame is not None:
-            if _learner_frame(frame):
+            if is_learner_code(frame):
                 raise RuntimeError(f"grading: {event} is not allowed in an answer")
             frame = frame.f_back  # type: ignore[assignment]
 
     return refuse
-
-
-def _learner_frame(frame: Any) -> bool:
-    filename = frame.f_code.co_filename
-    return not filename.startswith(_LIBRARY_PREFIXES) and not filename.startswith("<frozen")
 
 
 def _lazy(key: str) -> bool:
