@@ -88,9 +88,10 @@ class ToolCall:
         _set(self, "name", _require_text(name, "ToolCall.name"))
         _set(self, "arguments", _json_object(arguments, "ToolCall.arguments"))
 
-    def as_message_entry(self) -> dict[str, Any]:
-        """Return the call as the transcript stores it: ``{"call_id", "name", "arguments"}``."""
-        return {"call_id": self.call_id, "name": self.name, "arguments": self.arguments}
+    def as_message_entry(self) -> FrozenDict:
+        """Return the call as the transcript stores it: a read-only
+        ``{"call_id", "name", "arguments"}`` (a ``dict`` that refuses changes)."""
+        return FrozenDict(call_id=self.call_id, name=self.name, arguments=self.arguments)
 
 
 @dataclass(frozen=True)

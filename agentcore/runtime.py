@@ -285,13 +285,10 @@ def _assistant_message(turn: ModelTurn) -> FrozenDict:
     if turn.final_text is not None:
         message: dict[str, Any] = {"role": "assistant", "content": turn.final_text}
     else:
-        # Each entry is call.as_message_entry(), built frozen in one step rather than copied
-        # from a dict; a plain loop, as a comprehension would be one more function call.
+        # A plain loop: on Python 3.11 a comprehension would be one more function call.
         entries = []
         for call in turn.tool_calls:
-            entries.append(
-                FrozenDict(call_id=call.call_id, name=call.name, arguments=call.arguments)
-            )
+            entries.append(call.as_message_entry())
         calls = FrozenList(entries)
         message = {"role": "assistant", "content": "", "tool_calls": calls}
     if turn.provider_items:
