@@ -291,3 +291,25 @@ def test_an_interrupted_check_says_so_instead_of_blaming_every_name() -> None:
         """,
     )
     assert line.startswith("✘") and "KeyboardInterrupt" in line and "my_counts" not in line, line
+
+
+def test_compare_cities_accepts_the_warmer_city_named_in_chinese() -> None:
+    # the zh-CN lesson prints 东京 and 巴黎: a Chinese answer naming the warmer city is right
+    line = judged(
+        "compare_cities",
+        """
+        import json
+        from agentcore import ModelTurn, ToolCall
+        NAMES = {"Tokyo": "东京", "Paris": "巴黎"}
+        def compare_cities(messages, tools):
+            seen = [json.loads(m["content"]) for m in messages if m["role"] == "tool"]
+            if not seen:
+                return ModelTurn(tool_calls=(
+                    ToolCall("call-tokyo", "get_teaching_weather", {"city": "Tokyo"}),
+                    ToolCall("call-paris", "get_teaching_weather", {"city": "Paris"}),
+                ))
+            warmer = max(seen, key=lambda record: record["temperature_c"])
+            return ModelTurn(final_text=NAMES[warmer["city"]] + "更暖和。")
+        """,
+    )
+    assert line.startswith("✔"), line

@@ -160,8 +160,14 @@ def compare_cities(ns: Namespace) -> Judgement:
         if result.model_turns != 2:
             return False, "compare_turns", {"turns": result.model_turns}
         answer = str(result.answer)
-        if warmer not in answer or (
-            colder in answer and answer.index(colder) < answer.index(warmer)
-        ):
+        said_warmer, said_colder = _named_at(answer, warmer), _named_at(answer, colder)
+        if said_warmer is None or (said_colder is not None and said_colder < said_warmer):
             return False, "compare_hard_coded", {}
     return True, "compare_right", {}
+
+
+def _named_at(answer: str, city: str) -> int | None:
+    """Where ``answer`` first names ``city``, in English or in Chinese (东京, 巴黎: what the
+    zh-CN lesson prints), or ``None`` if it does not."""
+    found = [at for at in (answer.find(city), answer.find(ZH_CN_WORDS[city])) if at >= 0]
+    return min(found) if found else None
