@@ -167,7 +167,7 @@ def compare_cities(ns: Namespace) -> Judgement:
 
 
 def _named_at(answer: str, city: str) -> int | None:
-    """Where ``answer`` first names ``city``, in English or in Chinese (东京, 巴黎: what the
-    zh-CN lesson prints), or ``None`` if it does not."""
+    """Where ``answer`` first names ``city``, in English or by its Chinese name
+    (``ZH_CN_WORDS``, what the zh-CN lesson prints), or ``None`` if it does not."""
     found = [at for at in (answer.find(city), answer.find(ZH_CN_WORDS[city])) if at >= 0]
     return min(found) if found else None
