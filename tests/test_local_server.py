@@ -323,3 +323,26 @@ def test_a_raw_reply_carries_its_own_headers_and_can_drip() -> None:
         with urllib.request.urlopen(request, timeout=5) as response:
             assert response.headers["X-Test"] == "yes"
             assert response.read() == b"{}"
+
+
+
+def test_stopping_the_server_ends_the_thread_of_every_connection_still_open() -> None:
+    # The grader refuses every verdict while a thread started during it is alive, so each
+    # thread serving a connection (one the client has not finished or not closed yet) must
+    # have ended when the ``with`` block is left, not whenever the client is collected.
+    import threading
+
+    before = set(threading.enumerate())
+    with LocalResponsesServer([Reply(output=(message("done"),))], api_key=KEY) as server:
+        host, port = server.base_url.removeprefix("http://").split(":")
+        idle = socket.create_connection((host, int(port)), timeout=5.0)
+        half = socket.create_connection((host, int(port)), timeout=5.0)
+        half.sendall(b"POST /responses HTTP/1.1\r\nHost: x\r\n")  # headers never finished
+        assert post(server)[0] == 200  # a whole request on a third connection meanwhile
+        started = set(threading.enumerate()) - before
+        assert len(started) >= 3  # the server's loop and the two waiting connections
+    try:
+        assert [t.name for t in started if t.is_alive()] == []
+    finally:
+        idle.close()
+        half.close()

@@ -31,9 +31,11 @@ import ``openai`` or anything from :mod:`agentcore.course`.
 
 from __future__ import annotations
 
+import contextlib
 import hmac
 import json
 import math
+import socket
 import sys
 import threading
 from collections.abc import Iterable, Mapping, Sequence
@@ -159,6 +161,35 @@ class RecordedRequest:
 class _Server(ThreadingHTTPServer):
     daemon_threads = True  # a slow reply must not hold up stopping the server
     owner: LoopbackServer
+
+    def __init__(self, address: tuple[str, int]) -> None:
+        super().__init__(address, _Handler)
+        # Each open connection's socket and the thread that serves it: a client's kept-alive
+        # connection holds its thread, which must end when the server stops, not whenever the
+        # client is collected (the grader refuses a verdict while a thread is still alive).
+        self.connections: dict[threading.Thread, socket.socket] = {}
+        self.connections_lock = threading.Lock()
+
+    def finish_request(self, request: Any, client_address: Any) -> None:
+        """Serve one connection, recorded while it is open (runs in its own thread)."""
+        with self.connections_lock:
+            self.connections[threading.current_thread()] = request
+        try:
+            super().finish_request(request, client_address)
+        finally:
+            with self.connections_lock:
+                self.connections.pop(threading.current_thread(), None)
+
+    def close_connections(self, timeout_seconds: float) -> None:
+        """Hang up every open connection and wait up to ``timeout_seconds`` for its thread."""
+        with self.connections_lock:
+            open_now = dict(self.connections)
+        for connection in open_now.values():
+            # OSError: the client hung up first, and the socket is already closed
+            with contextlib.suppress(OSError):
+                connection.shutdown(socket.SHUT_RDWR)
+        for thread in open_now:
+            thread.join(timeout_seconds)
 
     def handle_error(self, request: object, client_address: object) -> None:
         # A client that timed out and hung up is part of the test, not a server failure.
@@ -316,7 +347,7 @@ class LoopbackServer:
     def __enter__(self: _ServerT) -> _ServerT:
         if self._server is not None:
             raise RuntimeError(f"this {type(self).__name__} was already started; make a new one")
-        self._server = _Server(("127.0.0.1", 0), _Handler)
+        self._server = _Server(("127.0.0.1", 0))
         self._server.owner = self
         host, port = self._server.server_address[:2]
         self.base_url = f"http://{host!s}:{port}"
@@ -340,6 +371,7 @@ class LoopbackServer:
         self._server.shutdown()
         self._server.server_close()
         self._thread.join()
+        self._server.close_connections(timeout_seconds=5.0)
 
     def _answer(
         self, method: str, path: str, headers: Mapping[str, str], body: Any
