@@ -313,3 +313,24 @@ def test_compare_cities_accepts_the_warmer_city_named_in_chinese() -> None:
         """,
     )
     assert line.startswith("✔"), line
+
+
+@pytest.mark.slow
+def test_a_duplicated_answer_cell_is_graded_as_nbgrader_keeps_it_the_last_copy() -> None:
+    # A learner who copies an answer cell has two cells with one grade_id; nbgrader's own
+    # DeduplicateIds keeps the last copy's metadata, so the grade reads that one, whichever the
+    # learner ran last (the learner README says so).
+    source = solution("03-errors.ipynb")
+    right = next(
+        cell
+        for cell in source["cells"]
+        if cell.get("metadata", {}).get("agentcore", {}).get("exercise") == "unanswered_calls"
+    )
+    wrong = copy.deepcopy(right)
+    wrong["source"] = UNANSWERED_WRONG
+    for first, last, expected in ((right, wrong, False), (wrong, right, True)):
+        submitted = copy.deepcopy(source)
+        at = next(i for i, cell in enumerate(submitted["cells"]) if cell == right)
+        submitted["cells"][at : at + 1] = [copy.deepcopy(first), copy.deepcopy(last)]
+        ok, line = judge_notebook(source, submitted, ["unanswered_calls"], "en")["unanswered_calls"]
+        assert ok is expected, line

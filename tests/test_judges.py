@@ -441,6 +441,20 @@ def test_an_answer_written_outside_its_answer_cell_is_named_not_accepted() -> No
     run('forget("my_lengths")\nmy_lengths = [1, 4, 6, 7]')
     assert verdict().startswith("✔")
     assert checks.verdict("predict_lengths", "zh-CN")[0]
+    # completed (or changed) in place by a later cell: the same list, no longer the cell's
+    run('forget("my_lengths")\nmy_lengths = [1, 4, 6]')
+    run("my_lengths.append(7)")
+    assert verdict().startswith("✘") and "another cell changed" in lines[-1]
+    run(
+        'forget("my_reminders", "sent_twice")\n'
+        'my_reminders = {"stop": 1, "observe": 2}\nsent_twice = True'
+    )
+    assert checks.verdict("reminder_twice", "en")[1].startswith("✔")
+    run('my_reminders["observe"] = 3')
+    line = checks.verdict("reminder_twice", "en")[1]
+    assert line.startswith("✘") and "another cell changed" in line, line
+    run('forget("my_lengths")\nmy_lengths = [1, 4, 6, 7]')
+    assert verdict().startswith("✔")
     # a check called at the end of the answer cell itself reads what that cell just made
     run('my_lengths = [0]')
     run(

@@ -100,14 +100,15 @@ class _Watch:
 
     pending: tuple[str, ...] = ()
     errors: dict[str, str] = field(default_factory=dict)
-    answers: dict[str, Any] = field(default_factory=dict)
-    """The value each name held when its answer cell finished: a check compares by identity,
-    to see an answer written in (or rebound by) another cell, which the grade never reads."""
+    answers: dict[str, tuple[Any, tuple[Any, ...] | None]] = field(default_factory=dict)
+    """The value each name held when its answer cell finished, with its contents then
+    (:func:`_contents`): a check compares both by identity, to see an answer written in,
+    rebound by or completed in another cell (``my_script.append(...)``), which the grade
+    never reads."""
     hooked: bool = False
 
 
 _WATCH = _Watch()
-_MISSING = object()
 
 
 def _ipython() -> Any:
@@ -146,10 +147,34 @@ def _after_cell(result: Any) -> None:
     shell = _ipython()
     for name in _WATCH.pending:
         if error is None and shell is not None and name in shell.user_ns:
-            _WATCH.answers[name] = shell.user_ns[name]
+            value = shell.user_ns[name]
+            _WATCH.answers[name] = (value, _contents(value))
         else:
             _WATCH.answers.pop(name, None)
     _WATCH.pending = ()
+
+
+def _contents(value: Any) -> tuple[Any, ...] | None:
+    """What a list or dict holds (its items, or its keys and values, in order); ``None`` for
+    any other value. Exact types only, so no learner-defined method runs."""
+    if type(value) is list:
+        return tuple(value)
+    if type(value) is dict:
+        return tuple(part for item in dict.items(value) for part in item)
+    return None
+
+
+def _same_answer(kept: tuple[Any, tuple[Any, ...] | None], value: Any) -> bool:
+    """Whether ``value`` is the object its answer cell left, holding the same objects."""
+    answer, contents = kept
+    now = _contents(value)
+    if answer is not value or (contents is None) != (now is None):
+        return False
+    return contents is None or (
+        now is not None
+        and len(contents) == len(now)
+        and all(before is after for before, after in zip(contents, now, strict=True))
+    )
 
 
 FORGET_CALL = re.compile(r"^forget\(([^)]*)\)", re.M)
@@ -489,7 +514,8 @@ def verdict(
     raised = [_WATCH.errors[name] for name in spec.names if name in _WATCH.errors]
     missing = [name for name in spec.names if name not in ns]
     # In a notebook (the hooks watch its cells), an answer must be the value its answer cell
-    # left: the grade runs only that cell, so an answer written elsewhere would score zero. A
+    # left, holding what it held then: the grade runs only that cell, so an answer written or
+    # completed elsewhere would score zero. A
     # check called from inside the answer cell itself (still running: its names are pending)
     # reads the value that cell just made.
     elsewhere = [
@@ -499,7 +525,7 @@ def verdict(
         and _WATCH.hooked
         and name in ns
         and name not in _WATCH.pending
-        and _WATCH.answers.get(name, _MISSING) is not ns[name]
+        and not (name in _WATCH.answers and _same_answer(_WATCH.answers[name], ns[name]))
     ]
     if raised:
         # Even when the names were defined before the error: the cell did not run whole.

@@ -12,6 +12,7 @@ import hashlib
 import inspect
 import json
 import linecache
+import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -119,6 +120,26 @@ PREDICTION_TYPES: dict[str, type] = {
 ``True``), names are ``str``."""
 
 
+TWO_CALLS_FIRST = ("get_teaching_weather(city='Paris')", "get_teaching_weather(city='Tokyo')")
+TWO_CALLS_SECOND = "celsius_to_fahrenheit(temperature_c=18.0)"
+"""The calls lesson 06's first exercise asks for, as :func:`_call_shown` writes them."""
+
+
+def _call_shown(tool_call: ToolCall) -> str:
+    """A tool call as ``name(argument=value, ...)``: its name and arguments, not its call_id.
+
+    A number is written as a float (``18`` and ``18.0`` are the same temperature, as the
+    tool's arguments model reads them); other values with ``repr``.
+    """
+    arguments = ", ".join(
+        f"{name}={float(value)!r}"
+        if type(value) in (int, float)
+        else f"{name}={value!r}"
+        for name, value in sorted(dict(tool_call.arguments).items())
+    )
+    return f"{tool_call.name}({arguments})"
+
+
 @exercise("two_calls", ("my_turns", "my_prediction"))
 def two_calls(ns: Namespace) -> Judgement:
     """Your turn: two calls in one turn, then a turn that reuses one of their call_ids.
@@ -134,7 +155,14 @@ def two_calls(ns: Namespace) -> Judgement:
     first = turns[0].tool_calls
     if len(first) != 2:
         return False, "turns_first", {"count": len(first)}
-    second_ids = {tool_call.call_id for tool_call in turns[1].tool_calls}
+    # the task's own calls: the same counts come out of a half-done version (Tokyo twice, or
+    # any second tool), so the calls themselves are compared
+    if sorted(_call_shown(c) for c in first) != sorted(TWO_CALLS_FIRST):
+        return False, "turns_first_calls", {"calls": ", ".join(_call_shown(c) for c in first)}
+    second = turns[1].tool_calls
+    if [_call_shown(c) for c in second] != [TWO_CALLS_SECOND]:
+        return False, "turns_second_call", {"calls": ", ".join(map(_call_shown, second)) or "-"}
+    second_ids = {tool_call.call_id for tool_call in second}
     if not second_ids & {tool_call.call_id for tool_call in first}:
         return False, "turns_second_fresh", {}
     run = finished_run(AgentRuntime(ScriptedModel(list(turns)), build_tools()), weather_request())
@@ -224,8 +252,9 @@ def describe_temperature(ns: Namespace) -> Judgement:
     * ``describe_script`` is a function script: run by ``ScriptedModel`` (a fresh one per
       case) through the unchanged ``AgentRuntime``, it asks for the weather, then the
       conversion of the ``temperature_c`` it read, then the description of the
-      ``temperature_f`` it read, then answers: with the lesson's record and with five others,
-      so hard-coded values disagree;
+      ``temperature_f`` it read, then answers with a final text that gives that °F value and
+      its description (:func:`states_description`): with the lesson's record and with five
+      others, so hard-coded values disagree;
     * ``agentcore.runtime`` is unchanged, and the arguments model is the learner's own, not
       the package's ``DESCRIBE_TEMPERATURE_TOOL``'s (its handler may be the package's
       ``describe_temperature``, which the lesson shows).
@@ -251,10 +280,7 @@ def describe_temperature(ns: Namespace) -> Judgement:
         runtime = AgentRuntime(ScriptedModel(script), [weather, CONVERSION_TOOL, tool])
         run = finished_run(runtime, weather_request(task="describe"))
         if run.error is not None:
-            cause = run.error.__cause__ or run.error
-            if isinstance(cause, AnswerRaised):
-                cause = cause.error
-            return False, "describe_failed", {"error": error_name(cause)}
+            return False, "describe_failed", {"error": failure_shown(run.error)}
         seen = _observations(run)
         names = [name for name, _, _ in seen]
         if names != [WEATHER_TOOL.name, CONVERSION_TOOL.name, tool.name]:
@@ -266,13 +292,57 @@ def describe_temperature(ns: Namespace) -> Judgement:
             return False, "describe_hard_coded", {"case_key": case}
         if not isinstance(description, dict):
             return False, "describe_output", {"kind": kind(description)}
-        expected = reference_description(read_fahrenheit["temperature_f"])
+        fahrenheit = read_fahrenheit["temperature_f"]
+        expected = reference_description(fahrenheit)
         if description.get("description") != expected:
-            fahrenheit = read_fahrenheit["temperature_f"]
             return False, "describe_bounds", {"fahrenheit": fahrenheit}
+        answer = run.result.answer if run.result is not None else ""
+        if not states_description(answer, fahrenheit, expected):
+            return False, "describe_answer", {"case_key": case, "answer": answer[:80]}
     if not runtime_unchanged():
         return False, "describe_runtime_changed", {}
     return True, "describe_right", {}
+
+
+def failure_shown(error: BaseException) -> str:
+    """How a failed run's error is named in a verdict: the runtime's typed error with what it
+    is about (the tool and the field, or the exception a handler or the script raised), so
+    ``KeyError`` from a handler is not taken for the learner's own."""
+    cause = error.__cause__
+    if isinstance(cause, AnswerRaised):  # the learner's script raised: name its exception
+        return f"{error_name(cause.error)} (describe_script)"
+    if isinstance(error, ToolArgumentsError):
+        fields = ", ".join(".".join(map(str, e.get("loc", ()))) or "-" for e in error.errors)
+        return f"ToolArgumentsError ({error.tool}: {fields})"
+    if isinstance(error, ToolExecutionError):
+        raised = "" if cause is None else f": {error_name(cause)}"
+        return f"ToolExecutionError ({error.tool}{raised})"
+    if isinstance(error, UnknownToolError):
+        return f"UnknownToolError ({error.name})"
+    return error_name(error)
+
+
+_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
+_DESCRIPTIONS = ("cold", "mild", "hot")
+
+
+def states_description(answer: str, fahrenheit: float, description: str) -> bool:
+    """Whether a final text gives the Fahrenheit value and the description the run read.
+
+    ``answer``: the final text; ``fahrenheit``: the °F the conversion returned (written any
+    way that rounds to it at 0.1 °F: ``77``, ``77.0``); ``description``: ``cold``, ``mild``
+    or ``hot``, in English or as the zh-CN lesson prints it (``phrase("teaching
+    weather.hot")``). The text must not name another of the three descriptions.
+    """
+    numbers = [float(found) for found in _NUMBER.findall(answer)]
+    if not any(abs(number - fahrenheit) < 0.05 for number in numbers):
+        return False
+
+    def named(word: str) -> bool:
+        english = re.search(rf"\b{word}\b", answer, re.IGNORECASE) is not None
+        return english or phrase(f"teaching weather.{word}", "zh-CN") in answer
+
+    return named(description) and not any(named(w) for w in _DESCRIPTIONS if w != description)
 
 
 def reference_description(temperature_f: float) -> str:
@@ -353,7 +423,8 @@ def failing_reminder(ns: Namespace) -> Judgement:
     """Your turn: a handler that sends (a side effect, ``outbox.append``), then raises.
 
     A correct ``send_reminder(text)`` (one argument, named ``text``), on every call, appends
-    the ``text`` it was given to the lesson's ``outbox`` and then raises. Run by
+    the ``text`` it was given to the lesson's ``outbox`` and then raises (returning anything,
+    even a value that is not JSON and so fails the call, is not raising). Run by
     :func:`reminder_runtime` with the check's own reminders (:data:`CHECK_REMINDERS`):
 
     * under ``stop`` the run fails with ``ToolExecutionError`` and ``outbox`` holds the
@@ -369,15 +440,27 @@ def failing_reminder(ns: Namespace) -> Judgement:
         return False, "reminder_no_outbox", {}
     kept = list.copy(outbox)
     expected = reference_reminders()
+    # what each call did: a handler that returns something that is not JSON fails its call
+    # too (ToolExecutionError), but the task is a handler that raises
+    returned: list[Any] = []
+
+    def watched(text: str) -> Any:
+        result = handler(text=text)
+        returned.append(result)
+        return result
+
     try:
         sent: dict[str, int] = {}
         for policy in POLICIES:
             list.clear(outbox)
             try:
-                runtime = reminder_runtime(handler, policy, CHECK_REMINDERS[policy])
+                reminder_runtime(handler, policy)  # the learner's signature, as the lesson's run
             except TypeError:
                 return False, "reminder_signature", {}
+            runtime = reminder_runtime(watched, policy, CHECK_REMINDERS[policy])
             run = finished_run(runtime, REMINDER_REQUEST)
+            if returned:
+                return False, "reminder_returned", {"kind": kind(returned[0])}
             sent[policy] = list.__len__(outbox)
             if policy == "stop" and not isinstance(run.error, ToolExecutionError):
                 return False, "reminder_no_raise", {}

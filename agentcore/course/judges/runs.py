@@ -50,10 +50,13 @@ def weather_tool_with(records: Mapping[str, dict[str, Any]]) -> Tool:
     """``get_teaching_weather`` with other records, so a hard-coded answer shows.
 
     Input: the record of each city, by city name. Output: a ``Tool`` with the teaching tool's
-    name, description and arguments model; an unknown city raises ``KeyError`` in its handler.
+    name, description and arguments model; an unknown city raises ``ValueError`` in its
+    handler, with the teaching tool's wording, so a verdict reads as the lesson's run would.
     """
 
     def other_weather(city: str) -> dict[str, Any]:
+        if city not in records:
+            raise ValueError(f"No teaching record for {city!r}; known cities: {sorted(records)}")
         return dict(records[city])
 
     return Tool(
