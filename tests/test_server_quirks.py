@@ -276,7 +276,7 @@ def test_quirk_errors_survive_pickling_with_their_fields() -> None:
     [
         ("call-as-text", "llama-server", "Start llama-server with --jinja.", "加上 --jinja"),
         ("call-as-text", "vllm", "--enable-auto-tool-choice", "--tool-call-parser NAME"),
-        ("arguments-as-object", "generic", "use profile 'ollama'", "profile `ollama`"),
+        ("arguments-as-object", "generic", "use profile 'ollama'", "服务器配置 `ollama`"),
         ("concatenated-arguments", "ollama", "never splits them by guess", "不会靠猜测拆分"),
     ],
 )

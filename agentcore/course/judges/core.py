@@ -372,6 +372,16 @@ def error_name(error: BaseException) -> str:
 # ----------------------------------------------------------------------------- plain data
 
 
+def normalized_keys(value: dict[str, Any]) -> dict[str, Any]:
+    """A prediction dict with its keys spelled one way (lower case, spaces for underscores):
+    ``"tool executions"``, ``"tool_executions"`` and ``"Tool Executions"`` are one key, in
+    every lesson that asks for counts by name (01, 06)."""
+    return {
+        (key.replace("_", " ").strip().lower() if isinstance(key, str) else key): item
+        for key, item in value.items()
+    }
+
+
 class NotPlain(Exception):
     """A learner value is not plain data (str, int, float, bool, None, list, tuple, dict)."""
 

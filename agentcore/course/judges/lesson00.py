@@ -5,9 +5,9 @@ from __future__ import annotations
 import hashlib
 
 from agentcore.course.judges.core import GRADE_KEYS, Judgement, Namespace, exercise, kind, plain
-from agentcore.course.judges.runs import outcome
+from agentcore.course.judges.runs import failure_shown, outcome
 from agentcore.course.teaching_tools import build_tools
-from agentcore.errors import AgentRuntimeError
+from agentcore.errors import AgentRuntimeError, ToolArgumentsError
 from agentcore.protocol import ModelTurn
 from agentcore.scripted import ScriptedModel
 
@@ -70,6 +70,8 @@ def both_cities(ns: Namespace) -> Judgement:
         return False, "turn_cities", {}
     # The turn must also be one the runtime accepts and runs.
     result = outcome(ScriptedModel([turn, ModelTurn(final_text="done")]), build_tools(), "both")
-    if isinstance(result, AgentRuntimeError):
-        return False, "turn_cities", {}
+    if isinstance(result, ToolArgumentsError):  # an extra argument ("units"), or a bad type
+        return False, "turn_arguments", {"error": failure_shown(result, "both_cities")}
+    if isinstance(result, AgentRuntimeError):  # one call_id used twice, or an empty one
+        return False, "turn_refused", {"error": failure_shown(result, "both_cities")}
     return True, "turn_right", {}

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from agentcore.course.judges.core import (
     AnswerRaised,
     Judgement,
     Namespace,
     error_name,
     exercise,
+    kind,
+    normalized_keys,
     plain,
     same,
 )
@@ -69,11 +73,21 @@ state kept between runs ("never answers", "every turn")."""
 def never_stops(ns: Namespace) -> Judgement:
     """``fresh_calls(messages, tools)``: a turn function; ``my_counts``: the run's two counts."""
     fresh_calls = ns["fresh_calls"]
+    # what the function returned, when it was not a turn: the runtime refuses that as an
+    # invalid turn, and the hint must name it (not the call_ids)
+    not_turns: list[str] = []
+
+    def watched(messages: Any, tools: Any) -> Any:
+        turn = fresh_calls(messages, tools)
+        if type(turn) is not ModelTurn:
+            not_turns.append(kind(turn))
+        return turn
+
     results = []
     for max_steps, max_tool_calls in RUNS:
         try:
             result = outcome(
-                ScriptedModel(fresh_calls),
+                ScriptedModel(watched),
                 build_tools(),
                 weather_request(),
                 max_steps=max_steps,
@@ -83,6 +97,8 @@ def never_stops(ns: Namespace) -> Judgement:
             raise AnswerRaised("fresh_calls", error) from error
         if isinstance(result, RunResult):
             return False, "never_stops_answered", {}
+        if not_turns:
+            return False, "never_stops_not_a_turn", {"kind": not_turns[0]}
         if isinstance(result, InvalidModelTurnError):
             return False, "never_stops_refused", {"error": error_name(result)}
         if not isinstance(result, MaxStepsExceeded):  # the runtime's error names the refusal
@@ -92,10 +108,10 @@ def never_stops(ns: Namespace) -> Judgement:
             return False, "never_stops_size", {"sizes": sizes}
         results.append(result)
     first = results[0]
-    actual = {"model_turns": first.model_turns, "tool_executions": first.tool_executions}
+    actual = {"model turns": first.model_turns, "tool executions": first.tool_executions}
     counts = ns["my_counts"]
-    if not isinstance(counts, dict) or set(plain(counts)) != set(actual):
+    if not isinstance(counts, dict) or set(normalized_keys(plain(counts))) != set(actual):
         return False, "never_stops_counts_keys", {}
-    if not same(plain(counts), actual):
+    if not same(normalized_keys(plain(counts)), actual):
         return False, "never_stops_counts", {}
     return True, "never_stops_right", {}

@@ -7,6 +7,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from agentcore import errors
 from agentcore.course.judges.core import (
     Judgement,
     Namespace,
@@ -76,7 +77,7 @@ def to_celsius_tool(ns: Namespace) -> Judgement:
         return False, "tool_refused_bound", {}
     refusals: list[tuple[dict[str, Any], str]] = [
         ({"temperature_f": "64.4"}, "tool_accepted_text"),
-        ({"temperature_f": ABSOLUTE_ZERO_F - 0.01}, "tool_accepted_cold"),
+        ({"temperature_f": ABSOLUTE_ZERO_F - 0.01}, "tool_accepted_below_bound"),
         ({"temperature_f": -500.0}, "tool_accepted_cold"),
         ({"temperature_f": 64.4, "unit": "F"}, "tool_accepted_extra"),
         ({}, "tool_accepted_missing"),
@@ -126,6 +127,14 @@ def registry_outcome(call: ToolCall, registry: Any) -> str:
     return "runs" if isinstance(result, RunResult) else type(result).__name__
 
 
+_ERROR_NAMES = frozenset(
+    name
+    for name, value in vars(errors).items()
+    if isinstance(value, type) and issubclass(value, AgentRuntimeError)
+)
+"""The names of the runtime's typed errors (``agentcore.errors``): what a prediction may name."""
+
+
 @exercise("predictions", ("my_predictions",))
 def predictions(ns: Namespace) -> Judgement:
     """Lesson 02's five calls through the lesson's registry (the judge's own copies), beside
@@ -137,6 +146,13 @@ def predictions(ns: Namespace) -> Judgement:
     ids = [call.call_id for call in calls]
     if set(guesses) != set(ids):  # keys that are not the five call_ids: say the form
         return False, "predictions_keys", {"ids": ", ".join(ids)}
+    # the form of each value before its truth: "run" or "ToolArgumentError" is a typo, and a
+    # hint about the call's arguments would send the learner the wrong way
+    forms = {"runs", *_ERROR_NAMES}
+    for call_id in ids:
+        if not (isinstance(guesses[call_id], str) and guesses[call_id] in forms):
+            shown = {"name": f"my_predictions[{call_id!r}]", "value": repr(guesses[call_id])}
+            return False, "predictions_value_form", shown
     wrong = [c for c in calls if guesses.get(c.call_id) != registry_outcome(c, registry)]
     total = len(calls)
     if wrong:

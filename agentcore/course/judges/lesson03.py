@@ -111,6 +111,17 @@ UNANSWERED_CASES: tuple[tuple[str, list[dict[str, Any]], list[str]], ...] = (
         ["call-paris", "call-convert"],
     ),
     ("case_no_calls", [USER, {"role": "assistant", "content": "Hello!"}], []),
+    # a turn of two calls, both observed: the second observation is not right after its call
+    (
+        "case_both_observed",
+        [
+            USER,
+            _request(TOKYO, PARIS),
+            _observation("call-tokyo", "get_teaching_weather", TOKYO_RECORD),
+            _observation("call-paris", "get_teaching_weather", {**TOKYO_RECORD, "city": "Paris"}),
+        ],
+        [],
+    ),
     (
         "case_second_observed",
         [
@@ -141,7 +152,7 @@ def judge_lists(name: str, function: Any, cases: Any, wrong_key: str, right_key:
         if type(handed) is not list or not same(plain(handed), given):
             return False, "changed_input", {"name": name}
         if got is None:
-            return False, "returns_nothing", {"name": name}
+            return False, "returns_nothing_list", {"name": name}
         if not isinstance(got, list):
             return False, "not_a_list", {"name": name, "kind": kind(got)}
         items = plain(got)

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any
 
 from agentcore.course.judges.core import (
-    AnswerRaised,
     Judgement,
     Namespace,
     TimeLimitExceeded,
@@ -14,7 +14,7 @@ from agentcore.course.judges.core import (
     error_name,
     exercise,
 )
-from agentcore.course.judges.runs import call_ids, run, weather_tool_with
+from agentcore.course.judges.runs import call_ids, failure_shown, run, weather_tool_with
 from agentcore.course.teaching_tools import CONVERSION_TOOL, build_tools
 from agentcore.course.weather import ZH_CN_WORDS, ScriptedWeatherModel
 from agentcore.errors import AgentRuntimeError
@@ -125,8 +125,24 @@ def check_paris_weather(ns: Namespace) -> Judgement:
             return False, "paris_guesser_error", {"model_key": key, "error": error_name(error)}
         if returned is not None:
             return False, "paris_returns_value", {}
+        if not any(_fails(function, other, failing) for other, _, _ in models.values()):
+            # it fails no model at all: an assert that never runs, or one caught inside the test
+            return False, "paris_never_fails", {}
         return False, passed, {"model_key": key, "what_key": what}
     return True, "paris_right", {}
+
+
+def _fails(function: Any, make_model: Any, failing: tuple[type[BaseException], ...]) -> bool:
+    """Whether the learner's test fails (raises one of ``failing``) for ``make_model``."""
+    try:
+        function(make_model)
+    except failing:
+        return True
+    except TimeLimitExceeded:
+        raise
+    except BaseException:  # any other error is judged where it first happens, not here
+        return False
+    return False
 
 
 @exercise("compare_cities", ("compare_cities",))
@@ -151,12 +167,15 @@ def compare_cities(ns: Namespace) -> Judgement:
         try:
             result = run(ScriptedModel(function), tools, "Which city is warmer?")
         except AgentRuntimeError as error:
-            cause = error.__cause__ or error
-            if isinstance(cause, AnswerRaised):
-                cause = cause.error
-            return False, "compare_failed", {"error": error_name(cause)}
+            return False, "compare_failed", {"error": failure_shown(error, "compare_cities")}
         if call_ids(result.messages) != ["call-tokyo", "call-paris"]:
             return False, "compare_ids", {}
+        looked_up = [
+            json.loads(m["content"]).get("city") for m in result.messages if m["role"] == "tool"
+        ]
+        if looked_up != ["Tokyo", "Paris"]:
+            shown = ", ".join(str(city) for city in looked_up)
+            return False, "compare_lookups", {"cities": shown}
         if result.model_turns != 2:
             return False, "compare_turns", {"turns": result.model_turns}
         answer = str(result.answer)
@@ -169,5 +188,6 @@ def compare_cities(ns: Namespace) -> Judgement:
 def _named_at(answer: str, city: str) -> int | None:
     """Where ``answer`` first names ``city``, in English or by its Chinese name
     (``ZH_CN_WORDS``, what the zh-CN lesson prints), or ``None`` if it does not."""
-    found = [at for at in (answer.find(city), answer.find(ZH_CN_WORDS[city])) if at >= 0]
+    lowered = answer.lower()  # "TOKYO is warmer" names Tokyo too
+    found = [at for at in (lowered.find(city.lower()), answer.find(ZH_CN_WORDS[city])) if at >= 0]
     return min(found) if found else None

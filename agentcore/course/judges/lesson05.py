@@ -46,6 +46,14 @@ ITEMS_CASES: tuple[tuple[str, list[dict[str, Any]], list[str]], ...] = (
         [],
     ),
     ("case_paired", [REQUEST_ITEM], []),
+    # every output is listed, in order, even one whose call_id an unpaired output had before;
+    # an output whose call came earlier is paired, even a second one for that call
+    ("case_unpaired_twice", [_output_item("call-x"), _output_item("call-x")], ["call-x", "call-x"]),
+    (
+        "case_output_twice",
+        [REQUEST_ITEM, _call_item("call-a"), _output_item("call-a"), _output_item("call-a")],
+        [],
+    ),
     # the lesson's shortcut after a turn of two calls: only that turn's two outputs are sent
     (
         "case_two_lone",

@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from agentcore import runtime as _runtime_module
 from agentcore.course.judges.core import (
@@ -29,10 +29,11 @@ from agentcore.course.judges.core import (
     error_name,
     exercise,
     kind,
+    normalized_keys,
     plain,
     same,
 )
-from agentcore.course.judges.runs import finished_run, weather_tool_with
+from agentcore.course.judges.runs import failure_shown, finished_run, weather_tool_with
 from agentcore.course.teaching_tools import (
     CONVERSION_TOOL,
     DESCRIBE_TEMPERATURE_TOOL,
@@ -75,15 +76,6 @@ def runtime_unchanged() -> bool:
     if _runtime_module.AgentRuntime is not AgentRuntime or _runtime_module.AgentRun is not AgentRun:
         return False
     return all(dict(vars(cls)) == _RUNTIME_ATTRIBUTES[cls] for cls in _RUNTIME_CLASSES)
-
-
-def normalized_keys(value: dict[str, Any]) -> dict[str, Any]:
-    """A prediction dict with its keys spelled one way: ``"tool executions"`` and
-    ``"tool_executions"`` (lesson 01's spelling) are the same key."""
-    return {
-        (key.replace("_", " ").strip().lower() if isinstance(key, str) else key): item
-        for key, item in value.items()
-    }
 
 
 def prediction(ns: Namespace, name: str, keys: Sequence[str]) -> dict[str, Any] | Judgement:
@@ -237,6 +229,16 @@ def _refuses_non_finite(tool: Tool) -> bool:
     return True
 
 
+def _refuses_text_number(tool: Tool) -> bool:
+    """Whether the arguments model is strict: it refuses the text ``"64.4"`` as a number in
+    Python mode too (lesson 02's rule; the runtime validates JSON strictly either way)."""
+    try:
+        tool.arguments_model.model_validate({"temperature_f": "64.4"})
+    except ValidationError:
+        return True
+    return False
+
+
 @exercise("describe_temperature", ("my_describe_tool", "describe_script"))
 def describe_temperature(ns: Namespace) -> Judgement:
     """Your turn: the third tool, by changing only the tools and the model stand-in.
@@ -244,8 +246,9 @@ def describe_temperature(ns: Namespace) -> Judgement:
     A correct answer satisfies all of:
 
     * ``my_describe_tool`` is a ``Tool`` named ``describe_temperature`` whose arguments model
-      shows the model one number, ``temperature_f`` (no other field), and refuses NaN and
-      infinity itself (``ToolArgumentsError``), before the handler runs;
+      shows the model one number, ``temperature_f`` (no other field), is strict (refuses the
+      text ``"64.4"``) and refuses NaN and infinity itself (``ToolArgumentsError``), before
+      the handler runs;
     * its handler gives ``describe_temperature``'s description at every bound: 50 °F is mild
       and 49.1 °F cold, 77 °F is hot and 76.1 °F mild (the expected description is the
       package function's, run on the conversion's observation);
@@ -276,11 +279,14 @@ def describe_temperature(ns: Namespace) -> Judgement:
         return False, "describe_schema", {"fields": shown or "-"}
     if not _refuses_non_finite(tool):
         return False, "describe_not_finite", {}
+    if not _refuses_text_number(tool):
+        return False, "describe_not_strict", {}
+    bad_answer: dict[str, Any] | None = None
     for case, weather in _describe_cases():
         runtime = AgentRuntime(ScriptedModel(script), [weather, CONVERSION_TOOL, tool])
         run = finished_run(runtime, weather_request(task="describe"))
         if run.error is not None:
-            return False, "describe_failed", {"error": failure_shown(run.error)}
+            return False, "describe_failed", {"error": failure_shown(run.error, "describe_script")}
         seen = _observations(run)
         names = [name for name, _, _ in seen]
         if names != [WEATHER_TOOL.name, CONVERSION_TOOL.name, tool.name]:
@@ -297,29 +303,14 @@ def describe_temperature(ns: Namespace) -> Judgement:
         if description.get("description") != expected:
             return False, "describe_bounds", {"fahrenheit": fahrenheit}
         answer = run.result.answer if run.result is not None else ""
-        if not states_description(answer, fahrenheit, expected):
-            return False, "describe_answer", {"case_key": case, "answer": answer[:80]}
+        if bad_answer is None and not states_description(answer, fahrenheit, expected):
+            bad_answer = {"case_key": case, "answer": answer[:80]}
+    # the final text is judged after every case's tools: a wrong bound is the deeper mistake
+    if bad_answer is not None:
+        return False, "describe_answer", bad_answer
     if not runtime_unchanged():
         return False, "describe_runtime_changed", {}
     return True, "describe_right", {}
-
-
-def failure_shown(error: BaseException) -> str:
-    """How a failed run's error is named in a verdict: the runtime's typed error with what it
-    is about (the tool and the field, or the exception a handler or the script raised), so
-    ``KeyError`` from a handler is not taken for the learner's own."""
-    cause = error.__cause__
-    if isinstance(cause, AnswerRaised):  # the learner's script raised: name its exception
-        return f"{error_name(cause.error)} (describe_script)"
-    if isinstance(error, ToolArgumentsError):
-        fields = ", ".join(".".join(map(str, e.get("loc", ()))) or "-" for e in error.errors)
-        return f"ToolArgumentsError ({error.tool}: {fields})"
-    if isinstance(error, ToolExecutionError):
-        raised = "" if cause is None else f": {error_name(cause)}"
-        return f"ToolExecutionError ({error.tool}{raised})"
-    if isinstance(error, UnknownToolError):
-        return f"UnknownToolError ({error.name})"
-    return error_name(error)
 
 
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?")

@@ -14,8 +14,9 @@ differ from right ones):
     figure shows), the describe task (the conversion is not the last observation), a run that
     ran out of turns before converting and one that ran out just after (the bound), stop and
     observe after a failing handler, a retry that succeeds the second time (the first
-    conversion observation does not decide) and retries that all fail, and a final text with
-    the right figure but no tool call.
+    conversion observation does not decide), retries that all fail, a success followed by a
+    failed second conversion (the last observation does not decide either), and a final text
+    with the right figure but no tool call.
 
 ``my_trajectory``
     a list (or tuple) of the eight ``(letter, holder)`` pairs, each two ``str``: the letters
@@ -84,16 +85,21 @@ def _own(work: Callable[[], T]) -> T:
 # ----------------------------------------------------------------------------- task_succeeded
 
 
-def _conversion(failures: int, note: str | None = None) -> tuple[Tool, list[bool]]:
-    """The conversion tool whose first ``failures`` calls raise ``ConnectionError``; the list
-    fills with whether each call returned, so a case's expected value is what happened. With
+def _conversion(
+    failures: int, note: str | None = None, fail_from: int | None = None
+) -> tuple[Tool, list[bool]]:
+    """The conversion tool whose first ``failures`` calls raise ``ConnectionError`` (and, with
+    ``fail_from``, every call from that index on: a success, then failures); the list fills
+    with whether each call returned, so a case's expected value is what happened. With
     ``note``, a result that returned also carries ``{"note": note}``: a success whose text
     holds the word "error" is still a success (a failure is an object with an "error" key)."""
     returned: list[bool] = []
     convert = CONVERSION_TOOL.handler
 
     def conversion(temperature_c: float) -> Any:
-        failing = len(returned) < failures
+        failing = len(returned) < failures or (
+            fail_from is not None and len(returned) >= fail_from
+        )
         returned.append(not failing)
         if failing:
             raise ConnectionError("the conversion service did not answer (a simulated outage)")
@@ -126,6 +132,25 @@ def _retrying(retries: int) -> ScriptedModel:
     return ScriptedModel(retry)
 
 
+def _converting_twice() -> ScriptedModel:
+    """A model that reads Tokyo's weather, converts it, converts it once more (a new
+    ``call_id``), then answers: with the second conversion failing, a success comes before
+    the last conversion observation, which is a failure."""
+
+    def script(messages: Sequence[Any], tools: Sequence[Any]) -> ModelTurn:
+        seen = [json.loads(m["content"]) for m in messages if m["role"] == "tool"]
+        if not seen:
+            call = ToolCall("call-weather", WEATHER_TOOL.name, {"city": "Tokyo"})
+        elif len(seen) < 3:
+            celsius = {"temperature_c": seen[0]["temperature_c"]}
+            call = ToolCall(f"call-convert-{len(seen)}", CONVERSION_TOOL.name, celsius)
+        else:
+            return ModelTurn(final_text="done")
+        return ModelTurn(tool_calls=(call,))
+
+    return ScriptedModel(script)
+
+
 def _case(
     key: str,
     model: Any,
@@ -135,7 +160,9 @@ def _case(
     **options: Any,
 ) -> tuple[str, list[Any], bool]:
     """(case key, the run's transcript as plain JSON data, whether a conversion returned)."""
-    conversion, returned = _conversion(failures, options.pop("note", None))
+    conversion, returned = _conversion(
+        failures, options.pop("note", None), options.pop("fail_from", None)
+    )
     tools = [WEATHER_TOOL, conversion, DESCRIBE_TEMPERATURE_TOOL]
     run = finished_run(AgentRuntime(model, tools, **options), weather_request(city, task=task))
     return key, json.loads(json.dumps(list(run.messages))), any(returned)
@@ -155,6 +182,12 @@ def _succeeded_cases() -> list[tuple[str, list[Any], bool]]:
         _case("case_observe", ScriptedWeatherModel(), failures=1, on_tool_error="observe"),
         _case("case_retry_succeeded", _retrying(1), failures=1, on_tool_error="observe"),
         _case("case_retries_failed", _retrying(2), failures=3, on_tool_error="observe"),
+        _case(
+            "case_success_then_failure",
+            _converting_twice(),
+            fail_from=1,
+            on_tool_error="observe",
+        ),
         _case("case_guess", ScriptedModel([ModelTurn(final_text=figure)])),
         _case("case_error_in_text", ScriptedWeatherModel(), note="rounding error under 0.1 °F"),
     ]

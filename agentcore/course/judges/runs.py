@@ -9,8 +9,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from agentcore.course.judges.core import AnswerRaised
 from agentcore.course.teaching_tools import WEATHER_TOOL, WeatherArguments
-from agentcore.errors import AgentRuntimeError
+from agentcore.errors import (
+    AgentRuntimeError,
+    ToolArgumentsError,
+    ToolExecutionError,
+    UnknownToolError,
+)
 from agentcore.runtime import AgentRun, AgentRuntime, RunResult
 from agentcore.tools import Tool
 
@@ -44,6 +50,25 @@ def call_ids(messages: Sequence[Mapping[str, Any]]) -> list[str]:
 def tool_names(messages: Sequence[Mapping[str, Any]]) -> list[str]:
     """The tool name of every tool message, in order."""
     return [str(m["name"]) for m in messages if m.get("role") == "tool"]
+
+
+def failure_shown(error: BaseException, answer: str) -> str:
+    """How a failed run's error is named in a verdict (``error``: what the run raised or kept;
+    ``answer``: the learner's function that played the model). The runtime's typed error with
+    what it is about: the tool and the fields, or the exception a handler or the learner's
+    function raised, so a handler's ``ValueError`` is not taken for the learner's own."""
+    cause = error.__cause__
+    if isinstance(cause, AnswerRaised):  # the learner's function raised: name its exception
+        return f"{type(cause.error).__name__} ({answer})"
+    if isinstance(error, ToolArgumentsError):
+        fields = ", ".join(".".join(map(str, e.get("loc", ()))) or "-" for e in error.errors)
+        return f"ToolArgumentsError ({error.tool}: {fields})"
+    if isinstance(error, ToolExecutionError):
+        raised = "" if cause is None else f": {type(cause).__name__}"
+        return f"ToolExecutionError ({error.tool}{raised})"
+    if isinstance(error, UnknownToolError):
+        return f"UnknownToolError ({error.name})"
+    return type(error).__name__
 
 
 def weather_tool_with(records: Mapping[str, dict[str, Any]]) -> Tool:
