@@ -184,6 +184,36 @@ my_script = [
     ),
 }
 
+# A frame of the learner's reaches the judge's frames through f_back, and their locals hold
+# the expected values: reading them, a wrong function returned the right list every time.
+# Each way to get a first frame: sys._getframe, the standard library's inspect, a traceback,
+# a generator.
+READ_EXPECTED = """
+    while frame is not None:
+        if "expected" in frame.f_locals:
+            return list(frame.f_locals["expected"])
+        frame = frame.f_back
+    return []
+"""
+FIRST_FRAMES = {
+    "sys._getframe": "    import sys\n    frame = sys._getframe(1)\n",
+    "inspect.currentframe": "    import inspect\n    frame = inspect.currentframe()\n",
+    "a traceback's tb_frame": (
+        "    try:\n        raise ValueError\n    except ValueError as error:\n"
+        "        frame = error.__traceback__.tb_frame\n"
+    ),
+    "a generator's gi_frame": (
+        "    def running():\n        yield generator.gi_frame.f_back\n"
+        "    generator = running()\n    frame = next(generator)\n"
+    ),
+}
+for way, first in FIRST_FRAMES.items():
+    RIGS[f"the judge's expected values read through {way}"] = (
+        "03-errors.ipynb",
+        "unanswered_calls",
+        'forget("unanswered_calls")\ndef unanswered_calls(messages):\n' + first + READ_EXPECTED,
+    )
+
 
 @pytest.mark.slow
 @pytest.mark.parametrize("rig", sorted(RIGS))

@@ -30,9 +30,11 @@ import os
 import pkgutil
 import signal
 import sys
+import sysconfig
 import traceback
 from functools import partial
-from types import FunctionType, ModuleType
+from pathlib import Path
+from types import FrameType, FunctionType, ModuleType
 from typing import Any
 
 from agentcore.course.judges.core import is_learner_code
@@ -135,12 +137,51 @@ _REFUSED_EVENTS = frozenset(
         "os.exec",
         "subprocess.Popen",
         "pty.spawn",
+        # a signal sent to itself, or a CPU limit's SIGXCPU, would hand a handler a frame
+        "signal.pthread_kill",
+        "resource.setrlimit",
+        "resource.prlimit",
     }
 )
 """Audit events (PEP 578) refused while learner code is on the stack: hooks that would run the
 learner's code inside the judge's (a profiler, a tracer, another audit hook), ways to find the
 judge's objects (gc's object lists, other threads' frames), and new processes, which would
-outlive the grade and hold its output open. ``ctypes`` (raw memory) is refused too."""
+outlive the grade and hold its output open. ``ctypes`` (raw memory) is refused too, and every
+way to get a frame (:data:`_FRAME_ATTRIBUTES`, ``sys._getframe``) when it would reach learner
+code (:func:`_hands_a_frame_to_learner`)."""
+
+
+_FRAME_ATTRIBUTES = frozenset({"tb_frame", "gi_frame", "cr_frame", "ag_frame"})
+"""The attributes that hand out a frame (audited as ``object.__getattr__`` since 3.10)."""
+
+_STDLIB = tuple({sysconfig.get_paths()[key] for key in ("stdlib", "platstdlib")})
+_SITE = tuple({sysconfig.get_paths()[key] for key in ("purelib", "platlib")})
+_MODULE_NAME_ONLY = tuple(
+    str(Path(_STDLIB[0]) / name) for name in ("collections/__init__.py", "typing.py", "enum.py")
+)
+"""Standard-library files that ask for their caller's frame only to read its module's name
+(``namedtuple``, ``TypeVar``, the functional ``Enum``): they hand no frame back."""
+
+
+def _hands_a_frame_to_learner(caller: FrameType | None) -> bool:
+    """Whether a frame asked for at ``caller`` would reach learner code.
+
+    Walks out from ``caller`` past the standard library's helpers (``inspect.currentframe``,
+    ``traceback.extract_stack`` return what they get to their caller), to the first frame of
+    any other code: learner code gets it, a library (pydantic, IPython, pytest, the package)
+    keeps it to itself."""
+    frame = caller
+    while frame is not None:
+        filename = frame.f_code.co_filename
+        if filename.startswith(_MODULE_NAME_ONLY):
+            return False
+        in_stdlib = filename.startswith("<frozen") or (
+            filename.startswith(_STDLIB) and not filename.startswith(_SITE)
+        )
+        if not in_stdlib:
+            return is_learner_code(frame)
+        frame = frame.f_back
+    return False
 
 
 def _refusing_hook(learning: list[bool]) -> Any:
@@ -152,23 +193,46 @@ def _refusing_hook(learning: list[bool]) -> Any:
     place. Events from the runner and the libraries it calls (no learner frame on the stack)
     pass, so the judges' own time limit can still set its tracer, and the teacher's cells run
     as they do in the lesson. The switch lives in this closure, out of the learner's
-    namespace. This closes the ways found to patch a judge *while* it judges; reading the
-    judge's frames stays possible (README)."""
+    namespace. This closes the ways found to patch a judge *while* it judges, and to read the
+    judge's frames (README)."""
+
+    busy = [False]  # the hook's own frame walk asks for frames too
 
     def refuse(event: str, args: tuple[Any, ...]) -> None:
-        if event not in _REFUSED_EVENTS and not event.startswith("ctypes."):
+        if busy[0]:
+            return
+        frames = event == "sys._getframe" or (
+            event == "object.__getattr__" and args[1] in _FRAME_ATTRIBUTES
+        )
+        if not frames and event not in _REFUSED_EVENTS and not event.startswith("ctypes."):
             return
         if event == "sys.addaudithook":
             raise RuntimeError("grading: no audit hook may be added")
         if not learning[0]:
             return
-        frame = sys._getframe(1)
-        while frame is not None:
-            if is_learner_code(frame):
-                raise RuntimeError(f"grading: {event} is not allowed in an answer")
-            frame = frame.f_back  # type: ignore[assignment]
+        busy[0] = True
+        try:
+            caller = sys._getframe(1)
+            if frames:
+                # a frame in learner hands reaches the judge's frames (f_back) and their
+                # locals: the expected values, the graded keys, the snapshot of the judge
+                if _hands_a_frame_to_learner(caller):
+                    raise RuntimeError(f"grading: {event} is not allowed in an answer")
+                return
+            _refuse_under_learner(event, caller)
+        finally:
+            busy[0] = False
 
     return refuse
+
+
+def _refuse_under_learner(event: str, caller: FrameType | None) -> None:
+    """Raise ``RuntimeError`` if any frame from ``caller`` outwards runs learner code."""
+    frame = caller
+    while frame is not None:
+        if is_learner_code(frame):
+            raise RuntimeError(f"grading: {event} is not allowed in an answer")
+        frame = frame.f_back
 
 
 def _lazy(key: str) -> bool:
