@@ -8,9 +8,9 @@ of cells with nbgrader ids ``answer_NAME`` (holding the code stub until the lear
 
 - :func:`progress` reads the saved notebooks, as JSON, without running anything: per learner
   and exercise, *not attempted* (the answer cell still holds a code stub, of either language),
-  ``✔`` (the check's
-  saved output says so) or ``✘`` (answered, and no ``✔`` saved). It is what the learners saw
-  when they last saved, and a learner can edit a saved output: grade with :func:`grade`.
+  ``✔`` (the check's saved output says so) or ``✘`` (answered, and no ``✔`` saved). It is what
+  the learners saw when they last saved, and a learner can edit a saved output: grade with
+  :func:`grade`.
 - :func:`collect` copies every learner's lessons into the nbgrader course folder's
   ``submitted/<learner>/<assignment>/`` (one assignment per lesson and language, for example
   ``01-the-loop-en``), with the solution sources in ``source/``.

@@ -124,10 +124,11 @@ def language_of(path: Path) -> str:
     ``notebooks/zh-CN/01-the-loop.ipynb`` and ``notebooks/zh-CN/solutions/01-the-loop.ipynb``
     are ``"zh-CN"``. Raises ``ValueError`` for a file outside ``notebooks/<lang>/``.
     """
-    relative = path.resolve().relative_to(NOTEBOOKS)
-    if relative.parts[0] not in LANGUAGES:
-        raise ValueError(f"{path} is not in notebooks/<lang>/ for a lang of {list(LANGUAGES)}")
-    return relative.parts[0]
+    resolved = path.resolve()
+    parts = resolved.relative_to(NOTEBOOKS).parts if resolved.is_relative_to(NOTEBOOKS) else ()
+    if not parts or parts[0] not in LANGUAGES:
+        raise ValueError(f"{path} is in none of {[f'notebooks/{x}/' for x in LANGUAGES]}")
+    return parts[0]
 
 
 def release_notebook(solution: Any, language: str) -> Any:

@@ -86,9 +86,10 @@ def code_stub(language: str | None = None) -> str:
     Input: ``"en"`` or ``"zh-CN"`` (default: the language of ``set_language``). Output: valid
     Python that does nothing, then a comment in that language: ``...  # YOUR CODE HERE``
     (nbgrader's own wording) or its Chinese, the message ``check.code stub`` of the catalogs
-    (every Chinese string lives there). It is the value of nbgrader's ``ClearSolutions.code_stub`` (a dict keyed by
-    the kernel's language, ``{"python": code_stub("zh-CN")}``) when a lesson of that language
-    is released: ``python -m scripts.lessons release`` does so per language, and a teacher's
+    (every Chinese string lives there). It is the value of nbgrader's
+    ``ClearSolutions.code_stub`` (a dict keyed by the kernel's language,
+    ``{"python": code_stub("zh-CN")}``) when a lesson of that language is released:
+    ``python -m scripts.lessons release`` does so per language, and a teacher's
     ``nbgrader_config.py`` sets the one of its lessons' language (README's teacher section).
     Raises ``ValueError`` for another language.
     """
