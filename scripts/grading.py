@@ -2,20 +2,24 @@
 
 Each learner works in the lessons nbgitpuller pulled into their home,
 ``~/agentcore-course-learners/notebooks/<lang>/NN-*.ipynb``. An exercise of a lesson is a pair
-of cells with nbgrader ids ``answer_NAME`` (holding ``...  # YOUR CODE HERE`` until the learner
-answers) and ``check_NAME`` (its stored output starts with ``✔`` or ``✘``).
+of cells with nbgrader ids ``answer_NAME`` (holding the code stub until the learner answers:
+``...  # YOUR CODE HERE``, or ``...  # 在这里写你的代码`` in a zh-CN lesson) and ``check_NAME``
+(its stored output starts with ``✔`` or ``✘``).
 
 - :func:`progress` reads the saved notebooks, as JSON, without running anything: per learner
-  and exercise, *not attempted* (the answer cell still holds the placeholder), ``✔`` (the check's
-  saved output says so) or ``✘`` (answered, and no ``✔`` saved). It is what the learners saw
-  when they last saved, and a learner can edit a saved output: grade with :func:`grade`.
+  and exercise, *not attempted* (the answer cell still holds a code stub, of either language),
+  ``✔`` (the check's saved output says so) or ``✘`` (answered, and no ``✔`` saved). It is what
+  the learners saw when they last saved, and a learner can edit a saved output: grade with
+  :func:`grade`.
 - :func:`collect` copies every learner's lessons into the nbgrader course folder's
   ``submitted/<learner>/<assignment>/`` (one assignment per lesson and language, for example
   ``01-the-loop-en``), with the solution sources in ``source/``.
 - :func:`grade` runs ``nbgrader generate_assignment``, ``autograde``, ``generate_feedback``
   and ``export`` as the class's unprivileged grader account (never as the teacher, since
   autograde runs the learners' code), gives each learner their feedback in ``~/feedback/``, and
-  leaves the grades in ``grading/grades.csv``.
+  leaves the grades in ``grading/grades.csv``. Each assignment is generated with the code stub
+  of its language (:func:`nbgrader_config`), as ``python -m scripts.lessons release`` made the
+  learners' copies.
 
 Only regular files are read from a learner's home (a symbolic link there could point at a file
 only the teacher may read). Errors: ``RuntimeError`` with nbgrader's output when a step fails.
@@ -33,8 +37,9 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
+from agentcore.course.judges.grade import code_stub, holds_code_stub
 from scripts.hub import DISTRIBUTION, ClassFolder
-from scripts.lessons import CODE_STUB, LANGUAGES
+from scripts.lessons import LANGUAGES
 
 GRADER = "agentcore-grader"
 NOT_ATTEMPTED, FAILED, PASSED = "not attempted", "✘", "✔"
@@ -85,7 +90,7 @@ def exercise_states(text: str) -> dict[str, str]:
     for cell in cells:
         grade_id = str(cell.get("metadata", {}).get("nbgrader", {}).get("grade_id", ""))
         if grade_id.startswith("answer_"):
-            answers[grade_id[len("answer_") :]] = CODE_STUB not in _text(cell)
+            answers[grade_id[len("answer_") :]] = not holds_code_stub(_text(cell))
         elif grade_id.startswith("check_"):
             lines = _outputs(cell).strip().splitlines()
             checks[grade_id[len("check_") :]] = bool(lines) and lines[-1].startswith(PASSED)
@@ -276,6 +281,27 @@ c.Exchange.assignment_dir = "."
 """
 
 
+def assignment_language(name: str) -> str:
+    """The human language of an assignment :func:`collect` named: ``"zh-CN"`` for
+    ``01-the-loop-zh-CN``, ``"en"`` for ``01-the-loop-en``. Raises ``ValueError`` for a name
+    that ends in neither."""
+    for language in LANGUAGES:
+        if name.endswith(f"-{language}"):
+            return language
+    raise ValueError(f"assignment {name!r} ends in none of {[f'-{x}' for x in LANGUAGES]}")
+
+
+def nbgrader_config(root: Path, language: str) -> str:
+    """The course's ``nbgrader_config.py`` for the assignments of one language.
+
+    nbgrader's ``ClearSolutions.code_stub`` is one dict for the whole course, keyed by the
+    kernel's language (Python), not the lesson's: so :func:`grade` writes this file again,
+    with the stub of ``language`` (``agentcore.course.judges.grade.code_stub``), before it
+    generates each assignment. Raises ``ValueError`` for another language.
+    """
+    return NBGRADER_CONFIG.format(root=str(root), stub=code_stub(language))
+
+
 def grading_environment(folder: ClassFolder) -> Path:
     """The grading environment: nbgrader on top of the learner environment; returns it.
 
@@ -320,7 +346,7 @@ def grade(folder: ClassFolder, environment: Path) -> Path:
     grader = grader_account(folder)
     course = Path(grader.pw_dir)
     config = course / "nbgrader_config.py"
-    _copy_as(grader, NBGRADER_CONFIG.format(root=str(course), stub=CODE_STUB), config)
+    _copy_as(grader, nbgrader_config(course, LANGUAGES[0]), config)  # the gradebook's steps
 
     def nbgrader(*args: str) -> None:
         done = subprocess.run(
@@ -346,6 +372,7 @@ def grade(folder: ClassFolder, environment: Path) -> Path:
     for student in students:
         nbgrader("db", "student", "add", student)
     for name in names:  # only what someone submitted: each step starts a kernel per notebook
+        _copy_as(grader, nbgrader_config(course, assignment_language(name)), config)
         nbgrader("db", "assignment", "add", name)
         nbgrader("generate_assignment", name, "--force")
         nbgrader("autograde", name, "--force")

@@ -11,8 +11,9 @@ Each lesson with exercises has one source, its solution notebook
 and ``### END SOLUTION``, points in ``### BEGIN HIDDEN TESTS`` regions of the check cells.
 ``release`` turns every solution notebook (or the lessons named, e.g. ``05``) into the learner
 notebook ``notebooks/<lang>/NN-name.ipynb`` with nbgrader's own preprocessors (solutions
-replaced by ``...  # YOUR CODE HERE``, hidden tests and outputs removed, grade cells locked,
-checksums computed), then executes it. A solution notebook without nbgrader cells passes
+replaced by the code stub of the lesson's language, ``...  # YOUR CODE HERE`` or
+``...  # 在这里写你的代码``; hidden tests and outputs removed, grade cells locked, checksums
+computed), then executes it. A solution notebook without nbgrader cells passes
 through unchanged except for its outputs. A lesson with no solution notebook is left alone.
 
 ``adopt NN`` brings a lesson that has no solution notebook yet into this layout: it moves
@@ -62,6 +63,8 @@ from nbgrader.preprocessors import (
     LockCells,
 )
 
+from agentcore.course.judges.grade import code_stub
+
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
 LANGUAGES = ("en", "zh-CN")
@@ -71,8 +74,6 @@ LANGUAGE_SPECIFIC_TAG = "language-specific"
 
 
 MY_WORK = ROOT / "my-work"
-CODE_STUB = "...  # YOUR CODE HERE"
-"""What a learner finds in place of a solution region: valid Python that does not raise."""
 
 
 def lessons(language: str) -> list[Path]:
@@ -117,21 +118,37 @@ def english_twin(path: Path) -> Path:
     return NOTEBOOKS / "en" / relative
 
 
-def release_notebook(solution: Any) -> Any:
+def language_of(path: Path) -> str:
+    """The human language of a lesson file, from its folder: ``"en"`` or ``"zh-CN"``.
+
+    ``notebooks/zh-CN/01-the-loop.ipynb`` and ``notebooks/zh-CN/solutions/01-the-loop.ipynb``
+    are ``"zh-CN"``. Raises ``ValueError`` for a file outside ``notebooks/<lang>/``.
+    """
+    resolved = path.resolve()
+    parts = resolved.relative_to(NOTEBOOKS).parts if resolved.is_relative_to(NOTEBOOKS) else ()
+    if not parts or parts[0] not in LANGUAGES:
+        raise ValueError(f"{path} is in none of {[f'notebooks/{x}/' for x in LANGUAGES]}")
+    return parts[0]
+
+
+def release_notebook(solution: Any, language: str) -> Any:
     """The learner version of a solution notebook, by nbgrader's preprocessors; not executed.
 
-    Input: a solution notebook (nbformat node; not modified). Output: a new notebook whose
-    solution regions hold ``CODE_STUB``, without hidden tests, mark schemes, outputs or the
-    cells' ``wrong_answers`` and ``valid_answers``, with grade cells locked and nbgrader
-    checksums computed. Raises
-    nbgrader's errors for a solution region outside a solution cell, a hidden test outside a
-    grade cell, or invalid nbgrader metadata.
+    Inputs: a solution notebook (nbformat node; not modified) and its human language (``"en"``
+    or ``"zh-CN"``, see :func:`language_of`). Output: a new notebook whose solution regions
+    hold that language's code stub (``agentcore.course.judges.grade.code_stub``, given to
+    nbgrader's ``ClearSolutions.code_stub`` for the kernel's language, Python), without hidden
+    tests, mark schemes, outputs or the cells' ``wrong_answers`` and ``valid_answers``, with
+    grade cells locked and nbgrader checksums computed. Raises ``ValueError`` for another
+    language, and nbgrader's errors for a solution region outside a solution cell, a hidden
+    test outside a grade cell, or invalid nbgrader metadata.
     """
+    stub = code_stub(language)
     notebook = nbformat.from_dict(json.loads(json.dumps(solution)))
     resources: dict[str, Any] = {}
     for preprocessor in (
         LockCells(),
-        ClearSolutions(code_stub={"python": CODE_STUB}),
+        ClearSolutions(code_stub={"python": stub}),
         ClearHiddenTests(),
         ClearMarkScheme(),
         ClearOutput(),
@@ -205,7 +222,7 @@ def release(names: Iterable[str] = ()) -> list[Path]:
             if wanted and solution.name[:2] not in wanted:
                 continue
             learner = learner_twin(solution)
-            notebook = release_notebook(nbformat.read(solution, as_version=4))
+            notebook = release_notebook(nbformat.read(solution, as_version=4), language)
             notebook.metadata.get("agentcore", {}).pop("translated_from", None)
             nbformat.write(notebook, learner)
             print(f"released {learner.relative_to(ROOT)} from {solution.relative_to(ROOT)}")

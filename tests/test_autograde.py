@@ -5,7 +5,8 @@ and ``nbgrader autograde`` in a temporary course folder, configured as README sa
 ``GradeInFreshInterpreter`` preprocessor after ``Execute``). Students submit the solutions, a
 half-right notebook, and rigging attempts (one in each answer cell): each must score zero.
 The points come from hidden tests that judge each answer in a fresh interpreter; the released
-notebook does not contain them.
+notebook does not contain them. The zh-CN lesson 03, configured with the Chinese code stub,
+releases the learner notebook the course ships and grades an untouched copy zero.
 """
 
 from __future__ import annotations
@@ -20,9 +21,11 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from scripts.lessons import CODE_STUB, ROOT
+from agentcore.course.judges.grade import code_stub
+from scripts.lessons import ROOT, learner_twin
 
 LESSON = ROOT / "notebooks" / "en" / "solutions" / "03-errors.ipynb"
+ZH_LESSON = ROOT / "notebooks" / "zh-CN" / "solutions" / "03-errors.ipynb"
 REGION = re.compile(r"### BEGIN SOLUTION\n.*?### END SOLUTION\n?", re.S)
 
 
@@ -41,16 +44,19 @@ def nbgrader(course: Path, *args: str) -> None:
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
 
 
-def course_with_lesson(tmp_path: Path, students: list[str]) -> Path:
+def course_with_lesson(tmp_path: Path, students: list[str], language: str = "en") -> Path:
+    """A course folder with lesson 03 of ``language`` generated as ``lesson03``, configured as
+    README says, with that language's code stub."""
+    lesson = LESSON if language == "en" else ZH_LESSON
     course = tmp_path / "course"
     (course / "source" / "lesson03").mkdir(parents=True)
-    shutil.copyfile(LESSON, course / "source" / "lesson03" / LESSON.name)
+    shutil.copyfile(lesson, course / "source" / "lesson03" / LESSON.name)
     (course / "nbgrader_config.py").write_text(
         "from agentcore.course.judges.grade import autograde_preprocessors\n"
         "c = get_config()\n"
         f"c.CourseDirectory.root = {str(course)!r}\n"
         f"c.CourseDirectory.db_url = 'sqlite:///{course / 'gradebook.db'}'\n"
-        f"c.ClearSolutions.code_stub = {{'python': {CODE_STUB!r}}}\n"
+        f"c.ClearSolutions.code_stub = {{'python': {code_stub(language)!r}}}\n"
         "c.Autograde.autograde_preprocessors = autograde_preprocessors()\n"
         "c.Exchange.assignment_dir = '.'\n",
         encoding="utf-8",
@@ -198,7 +204,7 @@ RIGS: dict[str, tuple[str, str | None]] = {
         None,
     ),
     # the forget line deleted; the answer lives in a cell of the student's own, not the answer cell
-    "deletes_forget": ("...  # YOUR CODE HERE\n", OWN_CELL),
+    "deletes_forget": (code_stub("en") + "\n", OWN_CELL),
     # the gradebook (this student's grades) and the notebook being graded edited from an
     # answer cell, tracebacks hidden from the kernel's output
     "edits_gradebook_and_files": (EDITS, None),
@@ -244,6 +250,35 @@ def test_rigging_attempts_score_zero_beside_full_and_partial_points(tmp_path: Pa
     found, maximum = scores(course, students)
     assert maximum == 2
     assert found == {"solved": 2, "half": 1, **{student: 0 for student in PAIRS}}
+
+
+@pytest.mark.slow
+def test_a_chinese_lesson_is_released_with_the_chinese_stub_and_graded(tmp_path: Path) -> None:
+    # A teacher of the zh-CN lessons sets the Chinese stub: nbgrader's release is then the
+    # learner notebook the course ships, and an untouched copy scores nothing.
+    course = course_with_lesson(tmp_path, ["untouched", "solved"], "zh-CN")
+    released = nbformat.read(course / "release" / "lesson03" / LESSON.name, as_version=4)
+    shipped = nbformat.read(learner_twin(ZH_LESSON), as_version=4)
+
+    def answer_cells(notebook: nbformat.NotebookNode) -> list[str]:
+        return [c.source for c in notebook.cells if c.metadata.get("nbgrader", {}).get("solution")]
+
+    assert answer_cells(released) == answer_cells(shipped)
+    assert all("...  # 在这里写你的代码" in source for source in answer_cells(released))
+    submit(course, "untouched", {})
+    source = nbformat.read(ZH_LESSON, as_version=4)
+    submit(
+        course,
+        "solved",
+        {
+            cell.metadata["nbgrader"]["grade_id"]: cell.source
+            for cell in source.cells
+            if cell.metadata.get("nbgrader", {}).get("solution")
+        },
+    )
+    nbgrader(course, "autograde", "lesson03")
+    found, maximum = scores(course, ["untouched", "solved"])
+    assert (found, maximum) == ({"untouched": 0, "solved": 2}, 2)
 
 
 def answered(notebook: Path, answers: dict[str, str]) -> dict[str, object]:

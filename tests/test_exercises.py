@@ -21,7 +21,8 @@ import pytest
 from nbclient import NotebookClient
 
 from agentcore.course import checks
-from scripts.lessons import LANGUAGES, solutions
+from agentcore.course.judges.grade import code_stub
+from scripts.lessons import LANGUAGES, language_of, solutions
 from scripts.lessons import NOTEBOOKS as ROOT_NOTEBOOKS
 
 SOLUTIONS = [path for language in LANGUAGES for path in solutions(language)]
@@ -75,6 +76,7 @@ def stdout(cell: Any) -> list[str]:
 @pytest.mark.parametrize("path", SOLUTIONS, ids=lesson_id)
 def test_every_check_refuses_wrong_answers_and_accepts_the_solution(path: Path) -> None:
     notebook = nbformat.read(path, as_version=4)
+    language = language_of(path)
     pairs = exercise_cells(notebook)
     if not pairs:
         pytest.skip("a lesson without exercises")
@@ -117,7 +119,7 @@ def test_every_check_refuses_wrong_answers_and_accepts_the_solution(path: Path) 
                 for n, v in enumerate(valid)
             ]
             variants += [
-                ("placeholder", with_answer(solution.source, "...  # YOUR CODE HERE"), "✘"),
+                ("code stub", with_answer(solution.source, code_stub(language)), "✘"),
                 ("solution", solution.source, "✔"),
                 (
                     "edited to raise after the solution ran",

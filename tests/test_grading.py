@@ -12,6 +12,8 @@ import json
 import re
 from pathlib import Path
 
+import pytest
+
 from scripts import grading
 from scripts.hub import DISTRIBUTION, ClassFolder
 from scripts.lessons import ROOT
@@ -44,6 +46,44 @@ def test_each_exercise_is_not_attempted_failed_or_passed_from_the_saved_notebook
     assert set(grading.exercise_states(json.dumps(notebook("solved"))).values()) == {"✔"}
     assert set(grading.exercise_states(json.dumps(notebook("wrong"))).values()) == {"✘"}
     assert grading.exercise_states("not a notebook") == {}
+
+
+def zh_cn(kind: str) -> dict:
+    """Lesson 03 in zh-CN as a learner saved it: untouched (the Chinese stub), pulled before the
+    Chinese stub (the English one), or answered in place of the stub (checks not run yet)."""
+    saved = json.loads((ROOT / "notebooks" / "zh-CN" / LESSON).read_text(encoding="utf-8"))
+    for cell in saved["cells"]:
+        if cell["metadata"].get("nbgrader", {}).get("solution"):
+            source = "".join(cell["source"])
+            assert "...  # 在这里写你的代码" in source
+            if kind == "english stub":
+                cell["source"] = source.replace("...  # 在这里写你的代码", "...  # YOUR CODE HERE")
+            elif kind == "answered":
+                cell["source"] = source.replace("...  # 在这里写你的代码", "my_script = []")
+    return saved
+
+
+def test_a_zh_cn_answer_cell_with_either_stub_is_not_attempted() -> None:
+    for kind in ("untouched", "english stub"):
+        states = grading.exercise_states(json.dumps(zh_cn(kind)))
+        assert len(states) == 2 and set(states.values()) == {grading.NOT_ATTEMPTED}, kind
+    assert set(grading.exercise_states(json.dumps(zh_cn("answered"))).values()) == {"✘"}
+
+
+def test_each_assignment_is_generated_with_the_stub_of_its_language(tmp_path: Path) -> None:
+    from nbgrader.preprocessors import ClearSolutions
+    from traitlets.config import Config
+
+    assert grading.assignment_language("03-errors-zh-CN") == "zh-CN"
+    assert grading.assignment_language("03-errors-en") == "en"
+    with pytest.raises(ValueError, match="ends in none of"):
+        grading.assignment_language("03-errors")
+    for language, stub in (("en", "...  # YOUR CODE HERE"), ("zh-CN", "...  # 在这里写你的代码")):
+        config = Config()
+        text = grading.nbgrader_config(tmp_path, language)
+        exec(compile(text, "nbgrader_config.py", "exec"), {"get_config": lambda c=config: c})
+        assert ClearSolutions(config=config).code_stub == {"python": stub}
+        assert config.CourseDirectory.root == str(tmp_path)
 
 
 def class_of_three(tmp_path: Path) -> ClassFolder:

@@ -30,13 +30,14 @@ from zh_lines import (
     notebook_output_texts,
 )
 
+from agentcore.course.judges.grade import code_stub
 from scripts.lessons import (
-    CODE_STUB,
     LANGUAGE_SPECIFIC_TAG,
     LANGUAGES,
     ROOT,
     WIDGET_VIEW,
     english_twin,
+    language_of,
     learner_twin,
     lessons,
     release_notebook,
@@ -178,7 +179,7 @@ def nbgrader(cell: Any) -> dict[str, Any]:
 
 @pytest.mark.parametrize("path", SOLUTIONS, ids=lesson_id)
 def test_learner_notebook_is_fresh_against_its_solution_notebook(path: Path) -> None:
-    expected = release_notebook(read(path))
+    expected = release_notebook(read(path), language_of(path))
     learner = read(learner_twin(path))
     fresh = [
         (c.cell_type, c.source, nbgrader(c), c.metadata.get("agentcore")) for c in expected.cells
@@ -199,11 +200,40 @@ def test_learner_notebook_holds_placeholders_not_answers(path: Path) -> None:
     for marker in ("BEGIN SOLUTION", "END SOLUTION", "BEGIN HIDDEN TESTS", "END HIDDEN TESTS"):
         assert marker not in text
     answers = [cell for cell in learner.cells if nbgrader(cell).get("solution")]
-    assert all(CODE_STUB in cell.source for cell in answers)
+    assert all(code_stub(language_of(path)) in cell.source for cell in answers)
     checks = [cell for cell in learner.cells if nbgrader(cell).get("grade")]
     for cell in checks:  # a learner notebook opens "not attempted": every check says ✘
         lines = "".join(o.get("text", "") for o in cell.outputs).splitlines()
         assert len(lines) == 1 and lines[0].startswith("✘"), cell.source
+
+
+ENGLISH_STUB = "...  # YOUR CODE HERE"
+CHINESE_STUB = "...  # 在这里写你的代码"
+"""What an answer cell holds before the learner answers: nbgrader's English stub, and the one a
+Chinese learner reads (issue 20)."""
+
+
+def stub_lines(source: str) -> list[str]:
+    """The lines of an answer cell that start with ``...`` (its stub), indentation stripped."""
+    return [line.strip() for line in source.splitlines() if line.strip().startswith("...")]
+
+
+@pytest.mark.parametrize("path", lessons("zh-CN"), ids=lesson_id)
+def test_zh_cn_answer_cells_hold_the_chinese_stub_and_no_english_one(path: Path) -> None:
+    learner = read(path)
+    answers = [cell for cell in learner.cells if nbgrader(cell).get("solution")]
+    if not answers:
+        pytest.skip("a lesson without exercises")
+    for cell in answers:
+        assert stub_lines(cell.source) == [CHINESE_STUB], cell.source
+    assert "YOUR CODE HERE" not in "\n".join(cell.source for cell in learner.cells)
+
+
+@pytest.mark.parametrize("path", lessons("en"), ids=lesson_id)
+def test_english_answer_cells_keep_nbgraders_stub(path: Path) -> None:
+    answers = [cell for cell in read(path).cells if nbgrader(cell).get("solution")]
+    for cell in answers:
+        assert stub_lines(cell.source) == [ENGLISH_STUB], cell.source
 
 
 @pytest.mark.parametrize("path", SOLUTIONS, ids=lesson_id)

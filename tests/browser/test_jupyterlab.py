@@ -20,6 +20,7 @@ import nbformat
 import pytest
 
 from agentcore.course import quiz
+from agentcore.course.judges.grade import code_stub
 from scripts.lessons import lessons
 
 LANGUAGES = ("en", "zh-CN")
@@ -233,7 +234,8 @@ def test_learner_answers_an_exercise_and_a_quiz_question(
         ".model.sharedModel.getSource()",
         answer,
     )
-    run_cell(page, answer, source.replace("...  # YOUR CODE HERE", ANSWER))
+    assert code_stub(language) in source, source  # the stub in the lesson's language
+    run_cell(page, answer, source.replace(code_stub(language), ANSWER))
     run_cell(page, check)
     verdict = page.evaluate(CELL_TEXT, check).strip()
     assert verdict.startswith("✔"), verdict

@@ -38,6 +38,7 @@ import pytest
 from test_chinese_and_playground import GLYPHS_DRAWN, missing_cjk_font
 from test_jupyterlab import ALL_CELLS_RAN, CELL_TEXT, KERNEL_READY, run_cell, transcript_rows
 
+from agentcore.course.judges.grade import code_stub
 from scripts import site
 from scripts.lessons import NOTEBOOKS
 from scripts.site_font import CSS, FONT_DIR
@@ -310,7 +311,8 @@ def test_lesson_01_runs_steps_and_checks_an_answer_in_jupyterlite(
             "(i) => window.jupyterapp.shell.currentWidget.content.widgets[i]"
             ".model.sharedModel.getSource()", answer,
         )  # fmt: skip
-        run_cell(page, answer, source.replace("...  # YOUR CODE HERE", _solution(language)))
+        assert code_stub(language) in source, source  # the stub in the lesson's language
+        run_cell(page, answer, source.replace(code_stub(language), _solution(language)))
         run_cell(page, check)
         verdict = page.evaluate(CELL_TEXT, check).strip()
         assert verdict.startswith("✔"), verdict
@@ -326,7 +328,7 @@ def test_lesson_01_runs_steps_and_checks_an_answer_in_jupyterlite(
             # Reset: deleting the browser's copy brings the original lesson back.
             path = f"notebooks/{language}/{LESSON}.ipynb"
             original = page.evaluate(RESET_AND_READ, path)
-            assert "...  # YOUR CODE HERE" in original[answer]
+            assert code_stub(language) in original[answer]
             assert _solution(language).splitlines()[0] not in original[answer]
         guarded.assert_no_leaks()
     finally:

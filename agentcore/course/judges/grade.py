@@ -12,6 +12,9 @@ computed here instead:
 * :func:`graded` is what a hidden test calls (``graded("exercise", "NN-name.ipynb")``): it reads
   the notebook being graded from the kernel's working directory and the teacher's source from
   nbgrader's course layout, and raises ``AssertionError`` unless the answer is accepted.
+* :func:`code_stub` is what an answer cell holds until the learner answers, in the lesson's
+  language (nbgrader's ``ClearSolutions.code_stub``); :func:`holds_code_stub` tells whether a
+  cell still holds one, in either language.
 * :class:`GradeInFreshInterpreter` is an nbgrader preprocessor for ``Autograde`` (after
   ``Execute``): it judges every exercise from the notebook as it was *before* any learner code
   ran and writes each grade cell's outputs itself, so nothing the learner's kernel did (hiding a
@@ -52,7 +55,7 @@ from nbgrader.coursedir import CourseDirectory  # type: ignore[import-untyped]
 from traitlets import Bool
 
 from agentcore.course.judges.core import forgotten_names, verdict_line
-from agentcore.course.text import current_language
+from agentcore.course.text import LANGUAGES, current_language, phrase, resolve_language
 
 NOTEBOOK_TIME_LIMIT_SECONDS = 300.0
 """How long one fresh-interpreter run of a notebook may take (the judges' own limit per verdict
@@ -76,6 +79,32 @@ def _is_answer(cell: Any) -> bool:
 
 def _is_grade(cell: Any) -> bool:
     return cell.get("cell_type") == "code" and bool(_nbgrader(cell).get("grade"))
+
+
+def code_stub(language: str | None = None) -> str:
+    """What a learner finds in an answer cell, in place of the solution, until they answer.
+
+    Input: ``"en"`` or ``"zh-CN"`` (default: the language of ``set_language``). Output: valid
+    Python that does nothing, then a comment in that language: ``...  # YOUR CODE HERE``
+    (nbgrader's own wording) or its Chinese, the message ``check.code stub`` of the catalogs
+    (every Chinese string lives there). It is the value of nbgrader's
+    ``ClearSolutions.code_stub`` (a dict keyed by the kernel's language,
+    ``{"python": code_stub("zh-CN")}``) when a lesson of that language is released:
+    ``python -m scripts.lessons release`` does so per language, and a teacher's
+    ``nbgrader_config.py`` sets the one of its lessons' language (README's teacher section).
+    Raises ``ValueError`` for another language.
+    """
+    return phrase("check.code stub", resolve_language(language))
+
+
+def holds_code_stub(source: str) -> bool:
+    """Whether an answer cell's ``source`` still holds the code stub of either language.
+
+    Input: the cell's source as one string. Output: ``True`` while the learner has not
+    replaced :func:`code_stub` (``"en"`` or ``"zh-CN"``; a lesson pulled before the Chinese
+    stub holds the English one) with an answer: the "not attempted" of a class's progress.
+    """
+    return any(code_stub(language) in source for language in LANGUAGES)
 
 
 def graded_call(source: str) -> tuple[str, dict[str, Any]] | None:
