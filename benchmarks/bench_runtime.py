@@ -435,15 +435,19 @@ def print_row(
     label: str, figures: dict[str, list[float]], scale: float, names: Sequence[str]
 ) -> None:
     """One table row: each implementation's median [lowest-highest] over the rounds and,
-    beside the others, the median of their round-by-round ratio to the plain loop."""
+    beside the others, the median of their round-by-round ratio to the plain loop (for a
+    single timed run, ``--all-sizes``: its ratio to the plain loop's median)."""
     cells = []
     for name in names:
         if name not in figures:
             cells.append("skipped")
-        elif name == BASE or len(figures[name]) != len(figures[BASE]):
+        elif name == BASE:
             cells.append(spread(figures[name], scale))
         else:
-            ratio = statistics.median(ratios(figures[name], figures[BASE]))
+            if len(figures[name]) == len(figures[BASE]):
+                ratio = statistics.median(ratios(figures[name], figures[BASE]))
+            else:
+                ratio = statistics.median(figures[name]) / statistics.median(figures[BASE])
             cells.append(f"{spread(figures[name], scale)} {ratio:.1f}x")
     print(f"{label:<30}" + "".join(f"{cell:>{CELL}}" for cell in cells))
 
