@@ -116,6 +116,10 @@ class AgentRuntime:
         for event in run:
             if self.verbose and (line := event.trace_line()) is not None:
                 print(line)
+            # Only this method holds the run and it returns the result, not the run: no one
+            # can read the events, so none is kept. Kept, they would hold every model turn and
+            # call alive too, and the garbage collector walks each of them again and again.
+            run.events.clear()
         return run._outcome()  # the events are over: what finish() would return or raise
 
     def start(self, user_input: str) -> AgentRun:

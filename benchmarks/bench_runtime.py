@@ -13,12 +13,17 @@ Prints one table. Every row is the same work done by:
 
 Rows: the chapter's trajectory (3 model turns, 2 tool calls), per run; runs of 10, 100 and
 1,000 model turns (one tool call per turn but the last), per model turn; and the import time
-of each package beside ``import pydantic`` (median of 5 fresh interpreters).
+of each package beside ``import pydantic`` (5 fresh interpreters).
 
-Method: each figure is the median of 5 rounds; in each round every implementation runs the
-workload in turn (interleaved, so a slower moment of a shared machine hits all of them), and
-a round's figure is the mean over its repeats. Every implementation shares the same handlers
-and pydantic argument models, defined here. Nothing here asserts a time:
+Method: 11 rounds (``--rounds``); in each round every workload of every implementation runs in
+turn (interleaved, odd rounds in the reverse order, so a slower moment of a shared machine hits
+all of them), and a round's figure is the mean over its repeats. Each figure is printed as the
+median over the rounds with the lowest and highest beside it; a ratio (agentcore to the plain
+loop, a 1,000-turn run to a 10-turn run) is taken round by round, between figures of the same
+round, and printed the same way. Python's garbage collector stays on, with its default
+thresholds, for every implementation (no side ever runs with it off); a table after the timings
+shows what it did in each batch (``gc.callbacks``). Every implementation shares the same
+handlers and pydantic argument models, defined here. Nothing here asserts a time:
 ``python benchmarks/bench_runtime.py``.
 
 Targets (issues 8 and 21): agentcore within 3x of the plain loop per run and per turn; the
@@ -29,6 +34,7 @@ most 25 ms more than ``import pydantic``.
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import statistics
@@ -295,29 +301,85 @@ def available() -> list[str]:
     return names
 
 
-def interleaved_medians(
-    runners: dict[str, Runner], repeat: int, rounds: int = 5, budget: float = 0.25
-) -> dict[str, float]:
-    """Median over ``rounds`` of the mean seconds per call; implementations take turns.
+Key = tuple[str, str]
+"""One timed batch: ``(workload, implementation)``, such as ``("1000-turn run", "agentcore")``."""
 
-    Each implementation runs ``repeat`` times per round, or fewer when that would take more
-    than ``budget`` seconds (at least once): a framework that takes seconds per run is timed
-    on fewer runs, not skipped.
+
+class CollectorLog:
+    """What Python's cyclic garbage collector did during each timed batch.
+
+    Registered in ``gc.callbacks``: every collection is counted, by generation, against the
+    batch that was running when it happened (``current``), with the seconds it took. The
+    collector stays on for every implementation; this only watches it. A collection that a
+    batch's own allocations did not cause can land in it (the generations are shared by
+    everything in the process); the interleaving spreads that over all implementations.
     """
-    repeats: dict[str, int] = {}
-    for name, runner in runners.items():
-        start = time.perf_counter()
-        runner()  # warm up (first-call caches, lazy imports) and estimate
-        once = max(time.perf_counter() - start, 1e-9)
-        repeats[name] = max(1, min(repeat, int(budget / once)))
-    samples: dict[str, list[float]] = {name: [] for name in runners}
-    for _ in range(rounds):
-        for name, runner in runners.items():
+
+    def __init__(self) -> None:
+        self.current: Key | None = None
+        self.collections: dict[Key, list[int]] = {}
+        self.seconds: dict[Key, float] = {}
+        self._started = 0.0
+
+    def __call__(self, phase: str, info: dict[str, int]) -> None:
+        if self.current is None:
+            return
+        if phase == "start":
+            self._started = time.perf_counter()
+            return
+        counts = self.collections.setdefault(self.current, [0, 0, 0])
+        counts[info["generation"]] += 1
+        spent = time.perf_counter() - self._started
+        self.seconds[self.current] = self.seconds.get(self.current, 0.0) + spent
+
+
+def warm_up(runner: Runner) -> float:
+    """Run once (first-call caches, lazy imports); return the seconds it took."""
+    start = time.perf_counter()
+    runner()
+    return max(time.perf_counter() - start, 1e-9)
+
+
+def interleaved_rounds(
+    runners: dict[Key, Runner],
+    repeats: dict[Key, int],
+    rounds: int,
+    collector: CollectorLog,
+) -> dict[Key, list[float]]:
+    """Seconds per call of every runner in each of ``rounds`` rounds, taking turns.
+
+    In every round each runner runs ``repeats[key]`` times in a row and its figure for the
+    round is the mean over those calls. Every workload of every implementation runs in every
+    round, and odd rounds go through them in the reverse order: a slower moment of a shared
+    machine, or a collection another batch made due, hits all of them alike, and figures of
+    the same round can be divided (agentcore by the plain loop, a 1,000-turn run by a 10-turn
+    run). The garbage collector stays as the process has it (on, default thresholds) for
+    every batch; ``collector`` records what it did.
+    """
+    samples: dict[Key, list[float]] = {key: [] for key in runners}
+    order = list(runners)
+    for index in range(rounds):
+        for key in order if index % 2 == 0 else reversed(order):
+            runner, count = runners[key], repeats[key]
+            collector.current = key
             start = time.perf_counter()
-            for _ in range(repeats[name]):
+            for _ in range(count):
                 runner()
-            samples[name].append((time.perf_counter() - start) / repeats[name])
-    return {name: statistics.median(values) for name, values in samples.items()}
+            elapsed = time.perf_counter() - start
+            collector.current = None
+            samples[key].append(elapsed / count)
+    return samples
+
+
+def spread(values: Sequence[float], scale: float = 1.0, digits: int = 1) -> str:
+    """``median [lowest-highest]`` of ``values`` times ``scale``."""
+    low, middle, high = (scale * v for v in (min(values), statistics.median(values), max(values)))
+    return f"{middle:.{digits}f} [{low:.{digits}f}-{high:.{digits}f}]"
+
+
+def ratios(top: Sequence[float], bottom: Sequence[float]) -> list[float]:
+    """Round by round: ``top[i] / bottom[i]`` (figures of the same round)."""
+    return [a / b for a, b in zip(top, bottom, strict=True)]
 
 
 IMPORTS = {
@@ -328,11 +390,13 @@ IMPORTS = {
 }
 
 
-def import_medians(names: Sequence[str], rounds: int = 5) -> tuple[dict[str, float], float]:
-    """Median seconds, over ``rounds`` fresh interpreters each, of each package's import.
+def import_times(
+    names: Sequence[str], rounds: int = 5
+) -> tuple[dict[str, list[float]], list[float]]:
+    """Seconds, in each of ``rounds`` fresh interpreters, of each package's import.
 
-    Also returns the median of what ``import agentcore`` adds to ``import pydantic``, both
-    timed in the same fresh interpreter (pydantic first): the difference of two medians taken
+    Also returns what ``import agentcore`` adds to ``import pydantic`` in each round, both
+    timed in the same fresh interpreter (pydantic first): the difference of two figures taken
     in different processes is too noisy on a shared machine.
     """
     samples: dict[str, list[float]] = {name: [] for name in names}
@@ -359,29 +423,66 @@ def import_medians(names: Sequence[str], rounds: int = 5) -> tuple[dict[str, flo
             samples[name].append(sum(times))
             if name == "agentcore":
                 added.append(times[1])
-    medians = {name: statistics.median(values) for name, values in samples.items()}
-    return medians, statistics.median(added)
+    return samples, added
 
 
-def print_row(label: str, figures: dict[str, float], unit: str, names: Sequence[str]) -> None:
-    """One table row: each figure, and beside it its ratio to the plain loop."""
-    scale = 1e6 if unit == "us" else 1e3
-    base = figures["plain loop"]
+BASE = "plain loop"
+CELL = 30
+"""Width of one column of the table."""
+
+
+def print_row(
+    label: str, figures: dict[str, list[float]], scale: float, names: Sequence[str]
+) -> None:
+    """One table row: each implementation's median [lowest-highest] over the rounds and,
+    beside the others, the median of their round-by-round ratio to the plain loop (for a
+    single timed run, ``--all-sizes``: its ratio to the plain loop's median)."""
     cells = []
     for name in names:
         if name not in figures:
             cells.append("skipped")
-        elif name == "plain loop":
-            cells.append(f"{figures[name] * scale:.1f}")
+        elif name == BASE:
+            cells.append(spread(figures[name], scale))
         else:
-            cells.append(f"{figures[name] * scale:.1f} ({figures[name] / base:.1f}x)")
-    print(f"{label:<28}" + "".join(f"{cell:>20}" for cell in cells))
+            if len(figures[name]) == len(figures[BASE]):
+                ratio = statistics.median(ratios(figures[name], figures[BASE]))
+            else:
+                ratio = statistics.median(figures[name]) / statistics.median(figures[BASE])
+            cells.append(f"{spread(figures[name], scale)} {ratio:.1f}x")
+    print(f"{label:<30}" + "".join(f"{cell:>{CELL}}" for cell in cells))
+
+
+def print_collector(
+    collector: CollectorLog, seconds: dict[Key, float], names: Sequence[str], labels: Sequence[str]
+) -> None:
+    """Per batch: collections of generations 0/1/2 over all rounds, and their share of the time."""
+    print()
+    print("garbage collector during the timed runs (all rounds): collections of generation")
+    print("0/1/2, and the share of the batch's time spent in them (the collector is on for all)")
+    print(f"{'':<30}" + "".join(f"{name:>{CELL}}" for name in names))
+    for label in labels:
+        cells = []
+        for name in names:
+            key = (label, name)
+            if key not in seconds:
+                cells.append("skipped")
+                continue
+            counts = collector.collections.get(key, [0, 0, 0])
+            share = collector.seconds.get(key, 0.0) / seconds[key]
+            cells.append(f"{counts[0]}/{counts[1]}/{counts[2]}, {share:.1%}")
+        print(f"{label:<30}" + "".join(f"{cell:>{CELL}}" for cell in cells))
 
 
 SLOW_RUN = 5.0
 """Seconds: a framework whose 1,000-turn run would take longer (judged linearly from its
-100-turn run) is not run at 1,000 turns; the table says "skipped". With ``--all-sizes`` it is
-run, but timed on a single run after one warm-up run (the row says so)."""
+100-turn warm-up run) is not run at 1,000 turns; the table says "skipped". With
+``--all-sizes`` it is run, but timed on a single run after one warm-up run (the row says so)."""
+ROUNDS = 11
+"""Rounds of the interleaved timing: each figure is the median of this many."""
+BUDGET = 0.25
+"""Seconds: the most a framework's batch may take in one round. A framework that takes seconds
+per run is timed on fewer runs a round (at least one), not skipped; the plain loop and
+agentcore always run the same number of times."""
 
 
 def main() -> None:
@@ -389,55 +490,98 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="fewer repeats (a smoke run)")
     parser.add_argument(
+        "--rounds", type=int, default=ROUNDS, help=f"interleaved rounds (default {ROUNDS})"
+    )
+    parser.add_argument(
         "--all-sizes",
         action="store_true",
         help="run the frameworks at 1,000 turns too (minutes; one timed run each)",
     )
     options = parser.parse_args()
     scale = 0.1 if options.quick else 1.0
+    rounds = 3 if options.quick else max(1, options.rounds)
     names = available()
-    print(
-        f"Python {sys.version.split()[0]}; medians of 5 interleaved rounds; (ratio to plain loop)"
-    )
-    print(f"{'':<28}" + "".join(f"{name:>20}" for name in names))
 
-    runners = {name: BUILDERS[name](chapter_decision, CHAPTER_TOOLS, 6) for name in names}
-    per_run = interleaved_medians(runners, max(3, int(1000 * scale)))
-    print_row("chapter run (3 turns), us/run", per_run, "us", names)
-    per_turn: dict[int, dict[str, float]] = {}
+    # label, decisions, tools, max_steps, model turns, runs per round
+    workloads = [("chapter run (3 turns)", chapter_decision, CHAPTER_TOOLS, 6, 3, 1000)]
     for turns in (10, 100, 1000):
-        decide = pinging_decision(turns)
-        slow = {
-            name
+        workloads.append(
+            (
+                f"{turns}-turn run",
+                pinging_decision(turns),
+                PING_TOOLS,
+                turns,
+                turns,
+                10_000 // turns,
+            )
+        )
+    runners: dict[Key, Runner] = {}
+    repeats: dict[Key, int] = {}
+    once: dict[Key, float] = {}
+    slow: list[str] = []
+    for label, decide, tools, max_steps, turns, repeat in workloads:
+        for name in names:
+            framework = name not in (BASE, "agentcore")
+            if turns == 1000 and framework and once[("100-turn run", name)] * 10 > SLOW_RUN:
+                slow.append(name)
+                continue
+            key = (label, name)
+            runners[key] = BUILDERS[name](decide, tools, max_steps)
+            once[key] = warm_up(runners[key])
+            repeats[key] = max(2, int(repeat * scale))
+            if framework:  # only the frameworks are held to the budget
+                repeats[key] = max(1, min(repeats[key], int(BUDGET / once[key])))
+    gc.collect()  # the same start for every implementation: the set-up's garbage is gone
+    tracked = len(gc.get_objects())
+    collector = CollectorLog()
+    gc.callbacks.append(collector)
+    samples = interleaved_rounds(runners, repeats, rounds, collector)
+    gc.callbacks.remove(collector)
+    batch_seconds = {key: sum(values) * repeats[key] for key, values in samples.items()}
+
+    print(
+        f"Python {sys.version.split()[0]}; {rounds} interleaved rounds; each figure: median "
+        "[lowest-highest] over the rounds"
+    )
+    print("and the median of its round-by-round ratio to the plain loop; the garbage collector")
+    print(f"on for all ({tracked:,} objects tracked before the timing)")
+    print(f"{'':<30}" + "".join(f"{name:>{CELL}}" for name in names))
+    figures: dict[str, dict[str, list[float]]] = {}
+    for label, decide, tools, max_steps, turns, _ in workloads:
+        per = 1 if turns == 3 else turns  # the chapter run per run, the others per turn
+        figures[label] = {
+            name: [v / per for v in samples[(label, name)]]
             for name in names
-            if turns == 1000 and name != "agentcore" and per_turn[100][name] * 1000 > SLOW_RUN
+            if (label, name) in samples
         }
-        chosen = [name for name in names if name not in slow]
-        runners = {name: BUILDERS[name](decide, PING_TOOLS, turns) for name in chosen}
-        repeat = max(2, int(10_000 * scale) // turns)
-        figures = {k: v / turns for k, v in interleaved_medians(runners, repeat).items()}
-        if options.all_sizes and slow:
-            runners = {name: BUILDERS[name](decide, PING_TOOLS, turns) for name in sorted(slow)}
-            single = interleaved_medians(runners, 1, rounds=1)
-            figures.update({k: v / turns for k, v in single.items()})
-            print(f"({', '.join(sorted(slow))}: one timed run at {turns} turns)")
-        per_turn[turns] = figures
-        print_row(f"{turns}-turn run, us/turn", figures, "us", names)
-    imports, added = import_medians(names)
-    print_row("import, ms (plain: pydantic)", imports, "ms", names)
+        if turns == 1000 and options.all_sizes and slow:
+            for name in slow:  # one warm-up run, then one timed run
+                runner = BUILDERS[name](decide, tools, max_steps)
+                warm_up(runner)
+                figures[label][name] = [warm_up(runner) / turns]
+            print(f"({', '.join(slow)}: one timed run at {turns} turns)")
+        unit = "us/run" if turns == 3 else "us/turn"
+        print_row(f"{label.replace(' (3 turns)', '')}, {unit}", figures[label], 1e6, names)
+    imports, added = import_times(names)
+    print_row("import, ms (plain: pydantic)", imports, 1e3, names)
+    labels = [label for label, *_ in workloads]
+    print_collector(collector, batch_seconds, names, labels)
 
     core = "agentcore"
-    growth = per_turn[1000][core] / per_turn[10][core]
-    overhead = added * 1e3
-    run_ratio = per_run[core] / per_run["plain loop"]
-    worst = max(figures[core] / figures["plain loop"] for figures in per_turn.values())
     print()
+    print("agentcore / plain loop, round by round: median [lowest-highest] (target <= 3x)")
+    for label in labels:
+        each = ratios(figures[label][core], figures[label][BASE])
+        unit = "per run" if label.startswith("chapter") else "per turn"
+        print(f"  {label + ', ' + unit:<34}{spread(each, digits=2)}x")
+    first, last = figures["10-turn run"], figures["1000-turn run"]
+    growth = spread(ratios(last[core], first[core]), digits=2)
+    plain_growth = spread(ratios(last[BASE], first[BASE]), digits=2)
     print(
-        f"agentcore / plain loop: per run {run_ratio:.2f}x, per turn at most {worst:.2f}x", end=""
+        "per turn, 1,000-turn run / 10-turn run, round by round: agentcore "
+        f"{growth}x (target <= 1.5x); plain loop {plain_growth}x"
     )
-    print(" (target <= 3x)")
-    print(f"agentcore per turn, 1,000-turn run / 10-turn run: {growth:.2f}x (target <= 1.5x)")
-    print(f"import agentcore after import pydantic: +{overhead:.1f} ms (target <= 25 ms)")
+    print(f"import agentcore after import pydantic: +{spread(added, 1e3)} ms (target <= 25 ms)")
 
 
 if __name__ == "__main__":

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import collections
+import gc
 import json
 import math
 from collections.abc import Sequence
@@ -373,6 +375,46 @@ def test_the_model_sees_the_same_message_objects_every_turn() -> None:
 
     AgentRuntime(ScriptedModel(model), build_tools()).run("go")
     assert len(firsts) == 3 and all(first is firsts[0] for first in firsts)
+
+
+def test_a_long_run_keeps_only_its_transcript_for_the_garbage_collector() -> None:
+    """run() keeps no events (no one can read them), nor the turns and calls they hold: what
+    stays alive while a run goes on is the transcript, five collector-tracked objects per
+    tool-calling turn. Every other one would be walked again by each collection of a long run.
+    """
+    turns = 300
+    alive: dict[str, collections.Counter[str]] = {}
+
+    def agentcore_objects() -> collections.Counter[str]:
+        # Only agentcore's types: what the test harness allocates meanwhile does not count.
+        gc.collect()
+        kinds = (type(o) for o in gc.get_objects())
+        return collections.Counter(
+            k.__name__ for k in kinds if str(k.__module__).startswith("agentcore")
+        )
+
+    def model(messages: Sequence[Message], tools: Sequence[ToolSchema]) -> ModelTurn:
+        step = (len(messages) + 1) // 2
+        if step < turns:
+            return ModelTurn(tool_calls=(ToolCall(f"c{step}", "note", {"text": str(step)}),))
+        alive["last turn"] = agentcore_objects()
+        return ModelTurn(final_text="done")
+
+    runtime = AgentRuntime(
+        ScriptedModel(model), [Recorder().tool("note")], max_steps=turns, max_tool_calls=turns
+    )
+    before = agentcore_objects()
+    assert runtime.run("go").model_turns == turns
+    kept = alive["last turn"] - before
+    calling = turns - 1  # turns with a tool call; the last one answers
+    per_turn = {name: count / calling for name, count in kept.items() if count >= calling / 2}
+    # The assistant message, its tool_calls list, the call's entry and arguments, the
+    # observation: 4 FrozenDict and 1 FrozenList a turn. Events, turns and calls: none.
+    assert per_turn == {
+        "FrozenDict": pytest.approx(4, abs=0.01),
+        "FrozenList": pytest.approx(1, abs=0.01),
+    }
+    assert sum(kept.values()) <= 5 * calling + 20, kept  # and the few the run holds once
 
 
 # --- stepping ------------------------------------------------------------------------------
