@@ -145,7 +145,7 @@ def test_forget_clears_an_old_answer_outside_a_notebook_too() -> None:
     ok, line = checks.verdict("workflow_or_agent", "en", namespace)
     assert not ok and line.startswith("✘ Not attempted yet")
     ok, line = checks.verdict("workflow_or_agent", "zh-CN", namespace)
-    assert not ok and line.startswith("✘ 还不对")
+    assert not ok and line.startswith("✘ 还没有作答")
 
 
 def test_lesson_00_check_survives_a_list() -> None:

@@ -27,7 +27,7 @@ def test_check_and_accepted_follow_set_language(capsys: pytest.CaptureFixture[st
     namespace: dict[str, Any] = {}
     ok, line = checks.verdict("workflow_or_agent", namespace=namespace)
     assert not ok and line == checks.verdict("workflow_or_agent", "zh-CN", namespace)[1]
-    assert line.startswith("✘ 还不对")
+    assert line.startswith("✘ 还没有作答")
     text.set_language("en")
     assert checks.verdict("workflow_or_agent", namespace=namespace)[1].startswith("✘ Not attempted")
 
@@ -37,7 +37,7 @@ def test_check_prints_in_the_language_set(monkeypatch: pytest.MonkeyPatch, capsy
 
     monkeypatch.setattr(core, "namespace_of", lambda namespace: {})
     checks.check("workflow_or_agent")
-    assert capsys.readouterr().out.startswith("✘ 还不对")
+    assert capsys.readouterr().out.startswith("✘ 还没有作答")
     assert checks.accepted("workflow_or_agent") is False
 
 
