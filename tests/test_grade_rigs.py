@@ -215,6 +215,24 @@ for way, first in FIRST_FRAMES.items():
     )
 
 
+# A library's helper that asks for a frame at a depth its caller chose, and returns that
+# frame's locals (pydantic's, for a model's namespace): the judge's frame is refused to it.
+RIGS["the judge's expected values read through a library's frame helper"] = (
+    "03-errors.ipynb",
+    "unanswered_calls",
+    """
+forget("unanswered_calls")
+def unanswered_calls(messages):
+    from pydantic._internal._typing_extra import parent_frame_namespace
+    for depth in range(2, 12):
+        names = parent_frame_namespace(parent_depth=depth)
+        if names and "expected" in names:
+            return list(names["expected"])
+    return []
+""",
+)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("rig", sorted(RIGS))
 def test_a_rig_scores_zero(rig: str) -> None:

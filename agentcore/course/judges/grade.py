@@ -26,9 +26,11 @@ The runner refuses the ways found to patch the judge while it judges (an audit h
 profilers, tracers, audit hooks, gc's object lists, ``ctypes``, new processes and every way to
 get a frame to learner code, so it cannot walk ``f_back`` to the judge's locals; the whole
 package, package objects, function defaults, gc callbacks, signal handlers and IPython's hooks
-are watched), but a signal handler still receives the interrupted frame (``signal.signal`` and
-``signal.raise_signal`` are not audited), and a ``__del__`` can patch and un-patch a judge at a
-moment of its own choosing. And learner code runs with
+are watched), but a library that wraps a frame of the learner's own and hands it back
+(pytest's traceback entries) leads on through ``f_back``, which is not audited; a signal
+handler still receives the interrupted frame (``signal.signal`` and ``signal.raise_signal`` are
+not audited); and a ``__del__`` can patch and un-patch a judge at a moment of its own
+choosing. And learner code runs with
 the grader's permissions, so it can read or edit files outside the notebook (the teacher's
 source folder). Grade in a container or a JupyterHub user's own account for a class where that
 matters; judging in a process of its own, calling the learner's functions with plain data,

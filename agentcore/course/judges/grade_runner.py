@@ -184,6 +184,15 @@ def _hands_a_frame_to_learner(caller: FrameType | None) -> bool:
     return False
 
 
+_JUDGES_DIR = str(Path(__file__).resolve().parent)
+
+
+def _is_judge_frame(frame: Any) -> bool:
+    """Whether ``frame`` runs the judges' or this runner's code (its locals hold the expected
+    values, the graded keys and the verdicts' channel)."""
+    return isinstance(frame, FrameType) and frame.f_code.co_filename.startswith(_JUDGES_DIR)
+
+
 def _refusing_hook(learning: list[bool]) -> Any:
     """The runner's audit hook: it raises ``RuntimeError`` for a refused event while an answer
     cell or a verdict runs (``learning[0]``) and a learner frame is on the stack.
@@ -218,6 +227,11 @@ def _refusing_hook(learning: list[bool]) -> Any:
                 # locals: the expected values, the graded keys, the snapshot of the judge
                 if _hands_a_frame_to_learner(caller):
                     raise RuntimeError(f"grading: {event} is not allowed in an answer")
+                # a library asked for a judge's frame itself while learner code runs (a
+                # helper that returns a frame's locals, at a depth the learner chose)
+                obtained = args[0] if event == "sys._getframe" else getattr(args[0], args[1])
+                if _is_judge_frame(obtained):
+                    _refuse_under_learner(event, caller)
                 return
             _refuse_under_learner(event, caller)
         finally:
