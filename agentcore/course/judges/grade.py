@@ -29,12 +29,13 @@ package, package objects, function defaults, gc callbacks, signal handlers and I
 are watched), but a library that wraps a frame of the learner's own and hands it back
 (pytest's traceback entries) leads on through ``f_back``, which is not audited; a signal
 handler still receives the interrupted frame (``signal.signal`` and ``signal.raise_signal`` are
-not audited); and a ``__del__`` can patch and un-patch a judge at a moment of its own
-choosing. And learner code runs with
-the grader's permissions, so it can read or edit files outside the notebook (the teacher's
-source folder). Grade in a container or a JupyterHub user's own account for a class where that
-matters; judging in a process of its own, calling the learner's functions with plain data,
-would close the first limit.
+not audited), and from the runner's frame it can forge every verdict line; a ``__del__``
+can patch and un-patch a judge at a moment of its own choosing; code compiled under a library's
+filename passes for library code; README lists the rest a second attacker found (issue 18).
+And learner code runs with the grader's permissions, so it can read or edit files outside the
+notebook (the teacher's source folder). Grade in a container or a JupyterHub user's own
+account for a class where that matters; judging in a process of its own, calling the learner's
+functions with plain data, would close the first limit.
 """
 
 from __future__ import annotations
