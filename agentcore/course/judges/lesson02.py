@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
 from agentcore import errors
 from agentcore.course.judges.core import (
@@ -17,7 +17,7 @@ from agentcore.course.judges.core import (
     plain,
     same,
 )
-from agentcore.course.judges.runs import outcome
+from agentcore.course.judges.runs import outcome, takes_text_for_a_number
 from agentcore.course.teaching_tools import build_tools
 from agentcore.errors import AgentRuntimeError, ToolArgumentsError
 from agentcore.protocol import ModelTurn, ToolCall
@@ -56,12 +56,7 @@ def to_celsius_tool(ns: Namespace) -> Judgement:
         parameters.get("properties", {})
     ) != ["temperature_f"]:
         return False, "tool_fields", {}
-    # "strict=True": in Python mode too (the runtime validates JSON strictly either way)
-    try:
-        tool.arguments_model.model_validate({"temperature_f": "64.4"})
-    except ValidationError:
-        pass
-    else:
+    if takes_text_for_a_number(tool, "temperature_f"):
         return False, "tool_accepted_text", {}
     good = through_runtime(tool, {"temperature_f": 64.4})
     if isinstance(good, AgentRuntimeError):

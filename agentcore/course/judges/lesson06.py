@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
 from agentcore import runtime as _runtime_module
 from agentcore.course.judges.core import (
@@ -33,7 +33,12 @@ from agentcore.course.judges.core import (
     plain,
     same,
 )
-from agentcore.course.judges.runs import failure_shown, finished_run, weather_tool_with
+from agentcore.course.judges.runs import (
+    failure_shown,
+    finished_run,
+    takes_text_for_a_number,
+    weather_tool_with,
+)
 from agentcore.course.teaching_tools import (
     CONVERSION_TOOL,
     DESCRIBE_TEMPERATURE_TOOL,
@@ -229,16 +234,6 @@ def _refuses_non_finite(tool: Tool) -> bool:
     return True
 
 
-def _refuses_text_number(tool: Tool) -> bool:
-    """Whether the arguments model is strict: it refuses the text ``"64.4"`` as a number in
-    Python mode too (lesson 02's rule; the runtime validates JSON strictly either way)."""
-    try:
-        tool.arguments_model.model_validate({"temperature_f": "64.4"})
-    except ValidationError:
-        return True
-    return False
-
-
 @exercise("describe_temperature", ("my_describe_tool", "describe_script"))
 def describe_temperature(ns: Namespace) -> Judgement:
     """Your turn: the third tool, by changing only the tools and the model stand-in.
@@ -279,7 +274,7 @@ def describe_temperature(ns: Namespace) -> Judgement:
         return False, "describe_schema", {"fields": shown or "-"}
     if not _refuses_non_finite(tool):
         return False, "describe_not_finite", {}
-    if not _refuses_text_number(tool):
+    if takes_text_for_a_number(tool, "temperature_f"):
         return False, "describe_not_strict", {}
     bad_answer: dict[str, Any] | None = None
     for case, weather in _describe_cases():
@@ -441,13 +436,13 @@ def failing_reminder(ns: Namespace) -> Judgement:
         return result
 
     try:
+        reminder_runtime(handler, "stop")  # the learner's own signature, as the lesson's run
+    except TypeError:
+        return False, "reminder_signature", {}
+    try:
         sent: dict[str, int] = {}
         for policy in POLICIES:
             list.clear(outbox)
-            try:
-                reminder_runtime(handler, policy)  # the learner's signature, as the lesson's run
-            except TypeError:
-                return False, "reminder_signature", {}
             runtime = reminder_runtime(watched, policy, CHECK_REMINDERS[policy])
             run = finished_run(runtime, REMINDER_REQUEST)
             if returned:

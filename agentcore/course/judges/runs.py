@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from pydantic import ValidationError
+
 from agentcore.course.judges.core import AnswerRaised
 from agentcore.course.teaching_tools import WEATHER_TOOL, WeatherArguments
 from agentcore.errors import (
@@ -69,6 +71,20 @@ def failure_shown(error: BaseException, answer: str) -> str:
     if isinstance(error, UnknownToolError):
         return f"UnknownToolError ({error.name})"
     return type(error).__name__
+
+
+def takes_text_for_a_number(tool: Tool, field: str) -> bool:
+    """Whether ``tool``'s arguments model accepts the text ``"64.4"`` for the number ``field``.
+
+    A strict model (``ConfigDict(strict=True)``, chapter section 5.1) refuses it in Python mode
+    too; the runtime validates JSON strictly either way, so only this probe tells them apart.
+    Lessons 02 and 06 ask for a strict model. Never raises for a model that refuses.
+    """
+    try:
+        tool.arguments_model.model_validate({field: "64.4"})
+    except ValidationError:
+        return False
+    return True
 
 
 def weather_tool_with(records: Mapping[str, dict[str, Any]]) -> Tool:
