@@ -565,6 +565,10 @@ async def run_in_kernel(
         HTTPRequest(
             f"{ws_url}/user/{learner}/api/kernels/{kernel}/channels?session_id={session_id}",
             headers={"Authorization": f"token {hub.token}"},
+            # tornado's default is 20 s; several learners' kernels start at once on 2 cores,
+            # and the hub's other calls here allow 60 s too
+            connect_timeout=60,
+            request_timeout=60,
         )
     )
     texts: list[str] = []
