@@ -382,3 +382,21 @@ def test_a_duplicated_answer_cell_is_graded_as_nbgrader_keeps_it_the_last_copy()
         submitted["cells"][at : at + 1] = [copy.deepcopy(first), copy.deepcopy(last)]
         ok, line = judge_notebook(source, submitted, ["unanswered_calls"], "en")["unanswered_calls"]
         assert ok is expected, line
+
+
+@pytest.mark.slow
+def test_a_patched_shuffle_is_seen_as_a_change_to_the_judge() -> None:
+    # random's shuffle patched so asked_twice's second round keeps the first round's order (an
+    # answer replaying replies in the order the hints revealed would then agree): random is
+    # watched like the package, so even the teacher's own answer beside the patch is refused.
+    source = solution("03-errors.ipynb")
+    answer = next(
+        "".join(cell["source"])
+        for cell in source["cells"]
+        if cell.get("metadata", {}).get("agentcore", {}).get("exercise") == "unanswered_calls"
+    )
+    assert graded("03-errors.ipynb", "unanswered_calls", answer)[0]
+    patched = "import random\nrandom.Random.shuffle = lambda self, items: None\n" + answer
+    ok, line = graded("03-errors.ipynb", "unanswered_calls", patched)
+    assert not ok
+    assert "changed the judge" in line, line

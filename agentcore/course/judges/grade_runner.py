@@ -60,10 +60,12 @@ _REPORTING_MODULES = (
     "contextlib",
     "traceback",
     "functools",
+    "random",
 )
-"""The standard library the runner itself uses after learner code ran (to judge, compare and
-write the verdicts): watched and put back like ``agentcore``, so a patched ``json.dumps``
-cannot rewrite the line the grade is read from."""
+"""The standard library the runner itself uses after learner code ran (to judge, compare,
+reorder the cases of ``asked_twice`` and write the verdicts): watched and put back like
+``agentcore``, so a patched ``json.dumps`` cannot rewrite the line the grade is read from, nor a
+patched ``random.Random.shuffle`` keep the second pass in the first pass's order."""
 
 
 _REPR = repr
