@@ -113,14 +113,18 @@ class AgentRuntime:
         if it fails, and ``TypeError``/``ValueError`` for bad input as :meth:`start` does.
         """
         run = self.start(user_input)
-        for event in run:
-            if self.verbose and (line := event.trace_line()) is not None:
+        # Only this method holds the run, and it returns the result, not the run: no one else
+        # can advance it (so the guard in AgentRun.__next__ is not needed) or read its events
+        # (so none is kept: kept, they would hold every model turn and call alive, and the
+        # garbage collector would walk them again and again). It drains the loop directly.
+        verbose = self.verbose
+        for event in run._events:
+            if verbose and (line := event.trace_line()) is not None:
                 print(line)
-            # Only this method holds the run and it returns the result, not the run: no one
-            # can read the events, so none is kept. Kept, they would hold every model turn and
-            # call alive too, and the garbage collector walks each of them again and again.
-            run.events.clear()
-        return run._outcome()  # the events are over: what finish() would return or raise
+        if run.error is not None:
+            raise run.error
+        assert run.result is not None  # the loop always ends with a result or an error
+        return run.result
 
     def start(self, user_input: str) -> AgentRun:
         """Begin a run without advancing it; see :class:`AgentRun`.
@@ -148,7 +152,7 @@ class AgentRuntime:
                         answer=turn.final_text,
                         model_turns=run.model_turns,
                         tool_executions=run.tool_executions,
-                        messages=list(run.messages),
+                        messages=run._messages,  # RunResult keeps a frozen copy
                     )
                     yield FinalAnswer(step, turn.final_text)
                     return
