@@ -454,3 +454,56 @@ def test_chinese_cli_prints_no_english_word_outside_the_kinds_kept_english(
     allowed |= {"URL", "NAME", "PROFILE", "QUIRK"}  # metavars, as the flags spell them
     found = foreign_lines(done.stdout + done.stderr, allowed)
     assert found == [], found
+
+
+# A setting whose own check refuses its value (a blank --model, an API key with a character an
+# HTTP header cannot carry) is named with its explanation, in the run's language; the proxy,
+# certificate and DEEPSEEK_BASE_URL hint is for settings the HTTP client refused (issue 20).
+BAD_SETTINGS = {
+    "blank model": (
+        ["--model", " "],
+        {},
+        "model must not be empty",
+        {"en": "model is empty", "zh-CN": "model 是空的"},
+    ),
+    "non-ASCII API key": (
+        ["--api-key-env", "COURSE_TEST_KEY"],
+        {"COURSE_TEST_KEY": "sk-课程密钥"},
+        "api_key holds a space, a non-ASCII or an invisible character",
+        {"en": "The API key holds a space", "zh-CN": "API 密钥里混进了空格"},
+    ),
+}
+
+
+@pytest.mark.parametrize("language", ["en", "zh-CN"])
+@pytest.mark.parametrize("case", BAD_SETTINGS)
+def test_a_setting_with_a_wrong_value_is_named_and_explained_not_blamed_on_the_http_client(
+    case: str, language: str
+) -> None:
+    from zh_lines import foreign_lines
+
+    flags, extra_env, error, explained = BAD_SETTINGS[case]
+    env = {k: v for k, v in os.environ.items() if k not in ("LC_ALL", "LC_MESSAGES")}
+    env |= {"LANG": "zh_CN.UTF-8", **extra_env}  # Chinese from the locale; English by the flag
+    language_flag = ["--language", "en"] if language == "en" else []
+    argv = [*language_flag, "--provider", "openai-compatible", "--offline", *flags]
+    done = subprocess.run(
+        [sys.executable, "-m", "agentcore", *argv],
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        env=env,
+        check=False,
+    )
+    assert done.returncode == 2, done.stderr
+    first, why = done.stderr.splitlines()
+    said = {"en": "error: a setting has a wrong value: ", "zh-CN": "错误：有一项设置的值不对："}
+    assert first.startswith(said[language] + f"ValueError: {error}")
+    assert why.startswith({"en": "why: ", "zh-CN": "说明："}[language])
+    assert explained[language] in why
+    for hint in ("DEEPSEEK_BASE_URL", "HTTP", "proxy", "代理", "意料之外", "unexpected"):
+        assert hint not in done.stderr
+    assert "Traceback" not in done.stderr and "课程密钥" not in done.stdout + done.stderr
+    if language == "zh-CN":
+        allowed = {"OpenAICompatibleChatModel", "model", "ASCII"}  # a class, a setting, an acronym
+        assert foreign_lines(done.stdout + done.stderr, allowed) == []

@@ -16,6 +16,7 @@ import io
 import json
 import re
 import tokenize
+import unicodedata
 from pathlib import Path
 from typing import Any
 
@@ -344,6 +345,104 @@ def test_the_english_word_check_catches_short_labels_and_keeps_what_stays_englis
     assert foreign_words("Provider 拒绝了 API 密钥；请检查 DEEPSEEK_API_KEY。") == []
     assert foreign_words("outbox: []", {"outbox"}) == []  # the cell's own variable
     assert foreign_words("outbox: []") == ["outbox"]
+
+
+def printed_literals(source: str) -> list[str]:
+    """The text a cell's code would print on a path the stored outputs may not show.
+
+    The string literals (f-strings with their fields left out) of every ``print(...)``
+    argument, ``assert`` message, ``raise AssertionError(...)`` and ``pytest.fail(...)`` (a
+    helper's failure line prints only when a check fails). Only literals that are the printed
+    text itself count: a ``phrase(...)`` call, a subscript key (``m["role"]``) or a
+    comprehension inside the argument is code, not text.
+    """
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return []
+
+    def texts(node: ast.expr) -> list[str]:
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            return [node.value]
+        if isinstance(node, ast.JoinedStr):
+            parts = [v.value if isinstance(v, ast.Constant) else " \x00 " for v in node.values]
+            return ["".join(map(str, parts))]
+        if isinstance(node, ast.BinOp):  # "a" + "b", "%s" % x
+            return texts(node.left) + texts(node.right)
+        if isinstance(node, ast.IfExp):
+            return texts(node.body) + texts(node.orelse)
+        return []
+
+    def failing(call: ast.expr | None) -> bool:
+        name = call.func if isinstance(call, ast.Call) else None
+        return (isinstance(name, ast.Name) and name.id in ("print", "AssertionError")) or (
+            isinstance(name, ast.Attribute) and name.attr == "fail"
+        )
+
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assert) and node.msg is not None:
+            found += texts(node.msg)
+        elif isinstance(node, ast.Call) and failing(node):
+            found += [text for argument in node.args for text in texts(argument)]
+    return found
+
+
+@pytest.mark.parametrize("path", ZH_ALL, ids=lesson_id)
+def test_zh_cn_code_holds_no_english_text_it_would_print(path: Path) -> None:
+    # Issue 20: an English failure line prints only when a check fails, so no stored output
+    # shows it (lesson 04's check_trajectory built f"answer was {...}"); its text must come
+    # from the catalog, phrase("lesson.answer was", ...), as the cell's other lines do.
+    found = []
+    for index, cell in enumerate(read(path).cells):
+        if cell.cell_type != "code":
+            continue
+        names = code_names(cell.source)
+        for text in printed_literals(cell.source):
+            found += [
+                f"code cell {index + 1}: {line!r}"
+                for line in text.splitlines()
+                if foreign_words(line, names)
+            ]
+    assert found == [], f"{len(found)} English lines the code would print: {found[:5]}"
+
+
+def test_the_printed_literals_are_the_failure_lines_and_prints_not_code() -> None:
+    source = (
+        'assert ok, f"answer was {answer!r}"\n'
+        'assert ok, phrase("lesson.answer was", answer=answer)\n'
+        'print("观察结果：", [m["tool_call_id"] for m in messages if m["role"] == "tool"])\n'
+        'pytest.fail("call ids were " + str(ids))\n'
+        'raise AssertionError(f"trajectory {ids}")\n'
+    )
+    assert printed_literals(source) == [
+        "answer was  \x00 ",
+        "观察结果：",
+        "call ids were ",
+        "trajectory  \x00 ",
+    ]
+
+
+def display_columns(text: str) -> int:
+    """Columns ``text`` takes in a terminal: 2 for a wide or full-width character (UAX #11)."""
+    return sum(2 if unicodedata.east_asian_width(char) in "WF" else 1 for char in text)
+
+
+@pytest.mark.parametrize(
+    "path",
+    [path for path in ALL_LESSONS if path.name == "05-deepseek-adapter.ipynb"],
+    ids=lesson_id,
+)
+def test_lesson_05s_side_by_side_bodies_line_up_in_display_columns(path: Path) -> None:
+    # Issue 20: textwrap counted characters, so a Chinese line of the left body took 60 columns
+    # against 58 and pushed its "|" out of the column; the package's wrap counts display width.
+    [cell] = [cell for cell in code_cells(read(path)) if "side_by_side(turn_2_body" in cell.source]
+    table = "".join(notebook_output_texts(cell)).splitlines()
+    rows = [line for line in table if " | " in line]
+    assert len(rows) > 20 and any(CJK.search(line) for line in rows) == ("zh-CN" in path.parts)
+    widths = {display_columns(line.split(" | ", 1)[0]) for line in rows}
+    assert widths == {58}, [line for line in rows if display_columns(line.split(" | ")[0]) != 58]
+    assert all(display_columns(line.split(" | ", 1)[1]) <= 58 for line in rows)
 
 
 @pytest.mark.parametrize("path", ALL_LESSONS, ids=lesson_id)

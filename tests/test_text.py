@@ -316,6 +316,7 @@ def _count(texts: dict[str, str]) -> dict[str, int]:
 def test_the_glossary_lists_the_variants_the_issue_names() -> None:
     expected = {"答对了", "提供方", "验证", "原文", "脚本化模型", "最大步数", "最终回答", "体感"}
     expected |= {"带类型的错误", "有类型的错误", "控件", "单步器", "侦察版", "浮出来"}  # issue 20
+    expected |= {"API Key"}  # issue 20: API 密钥 (a bare key/Key: test_chinese_prose_says_...)
     assert expected <= set(retired_variants())
 
 
@@ -352,6 +353,64 @@ def test_no_retired_variant_in_the_zh_cn_lessons(path: Path) -> None:
     hits = _count({str(path.relative_to(ROOT)): _lesson_text(path)})
     print(f"retired variants in {path.relative_to(ROOT)}: {sum(hits.values())}: {hits}")
     assert hits == {}
+
+
+# --- "API key" is 「API 密钥」 in Chinese prose, never a bare key or Key (docs/GLOSSARY.md) ------
+
+BARE_KEY = re.compile(r"(?<![\w\-./`$@{])[Kk]eys?(?![\w\-./`}])")
+"""The English word key(s) on its own: not part of an identifier such as ``api_key``,
+``DEEPSEEK_API_KEY``, ``--api-key-env`` or a ``{keys}`` placeholder."""
+
+
+def _prose(markdown: str) -> str:
+    """``markdown`` without its code: fenced blocks, inline code, ``<code>`` spans, link
+    targets, URLs and ``{placeholders}``; a term table (``## 术语对照``) keeps only its
+    Chinese column, as its other column is the English term itself."""
+    text = re.sub(r"^[ \t]*(```|~~~).*?^[ \t]*\1", " ", markdown, flags=re.S | re.M)
+    text = re.sub(r"``.*?``|`[^`\n]*`|<code>.*?</code>", " ", text, flags=re.S)
+    text = re.sub(r"\]\([^)\s]*\)|https?://\S+|\{\w*\}", " ", text)
+    if "## 术语对照" in markdown:
+        text = "\n".join(
+            line.split("|")[1] if line.startswith("|") else line for line in text.splitlines()
+        )
+    return text
+
+
+def bare_keys(markdown: str) -> list[str]:
+    """The lines of Chinese ``markdown`` whose prose holds the bare English word key(s)."""
+    return [line.strip() for line in _prose(markdown).splitlines() if BARE_KEY.search(line)]
+
+
+def test_the_bare_key_check_skips_identifiers_code_and_the_term_table() -> None:
+    assert bare_keys("请把它设为服务器的 key，如果服务器不需要 key，就去掉。") != []
+    assert bare_keys("Provider 拒绝了这个 Key。") != []
+    assert bare_keys("请设置 DEEPSEEK_API_KEY 或 `api_key`，或加上 --api-key-env。") == []
+    assert bare_keys("请删掉 {keys}。\n```python\nkey = 1\n```\n见 `request.body.keys()`") == []
+    assert bare_keys("## 术语对照\n\n| 中文 | 英文 |\n| --- | --- |\n| API 密钥 | API key |") == []
+
+
+def _zh_markdown_texts() -> dict[str, str]:
+    """The Chinese prose a learner reads: the zh catalog, README.zh-CN.md, the zh-CN docs and
+    every Markdown cell of the zh-CN lessons (learner and solution notebooks)."""
+    texts = {}
+    catalog = ROOT / "agentcore" / "course" / "locale" / "zh_CN" / "LC_MESSAGES" / "agentcore.po"
+    for entry in polib.pofile(str(catalog)):
+        texts[f"zh_CN catalog: {entry.msgid}"] = entry.msgstr
+    for path in [ROOT / "README.zh-CN.md", *sorted((ROOT / "docs").rglob("*zh-CN*.md"))]:
+        texts[str(path.relative_to(ROOT))] = path.read_text(encoding="utf-8")
+    for path in ZH_LESSONS:
+        cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+        for index, cell in enumerate(cells):
+            if cell["cell_type"] == "markdown":
+                texts[f"{path.relative_to(ROOT)} cell {index}"] = "".join(cell["source"])
+    return texts
+
+
+def test_chinese_prose_says_api_mi_yao_not_a_bare_key() -> None:
+    texts = _zh_markdown_texts()
+    assert any("README.zh-CN.md" in name for name in texts) and len(texts) > 1000
+    found = {name: hits for name, text in texts.items() if (hits := bare_keys(text))}
+    assert found == {}
 
 
 def test_every_chinese_string_of_the_package_is_in_the_catalog() -> None:

@@ -495,8 +495,10 @@ def _doctor(argv: Sequence[str], help_in: Language) -> int:
 
 
 def _client(build: Callable[[], Model], language: Language) -> Model | int:
-    """Build the DeepSeek adapter, or say in one sentence why it cannot start: exit 2 for
-    missing settings, 1 for an HTTP setting (proxy, certificate, URL) the client refused."""
+    """Build the adapter, or say why it cannot start: exit 2 for missing settings (one
+    sentence) or a setting with a wrong value (a blank ``--model``, an API key with a space:
+    the error, then its explanation), 1 for an HTTP setting (proxy, certificate, URL) the
+    client refused."""
     try:
         return build()
     except ProviderSettingsError as error:  # typed by the adapter: variable, value, fix
@@ -506,6 +508,14 @@ def _client(build: Callable[[], Model], language: Language) -> Model | int:
     except ProviderConfigurationError as error:
         _say(phrase("cli.missing settings", language, explanation=explain(error, language)),
              error=True)  # fmt: skip
+        return 2
+    except ValueError as error:  # a setting's own check refused its value: not the HTTP stack
+        from agentcore.providers.http import redact  # loaded with the adapter already
+
+        problem = redact(f"{type(error).__name__}: {error}")
+        _say(phrase("cli.bad setting", language, error=problem), error=True)
+        why = phrase("typed error.explanation", language, text=explain(error, language))
+        _say(why, error=True)
         return 2
     except Exception as error:  # a setting the HTTP stack refused in a way not typed yet
         from agentcore.providers.http import redact  # loaded with the adapter already
