@@ -417,6 +417,7 @@ def _compatible_server(
 def _run_compatible(tools: list[Tool], args: argparse.Namespace) -> int:
     """Run the task through OpenAICompatibleChatModel, against a server or offline."""
     from agentcore.course.offline_replies import weather_script
+    from agentcore.providers.http import redact
     from agentcore.providers.openai_compatible import OpenAICompatibleChatModel
 
     language: Language = args.language
@@ -443,7 +444,7 @@ def _run_compatible(tools: list[Tool], args: argparse.Namespace) -> int:
                 phrase(
                     "cli.compatible banner",
                     language,
-                    base_url=base_url,
+                    base_url=redact(base_url, limit=None),  # a password in the URL stays hidden
                     model=name,
                     profile=args.profile,
                 )
@@ -455,6 +456,7 @@ def _doctor(argv: Sequence[str], help_in: Language) -> int:
     """``python -m agentcore doctor``: exit 0 if the server can do tool calls, 1 if not (or
     nothing answered), 2 for bad flags or an unset ``--api-key-env`` variable."""
     from agentcore.course.doctor import diagnose, report
+    from agentcore.providers.http import redact
     from agentcore.providers.local_server import Reply, function_call
     from agentcore.providers.openai_compatible import OpenAICompatibleChatModel
 
@@ -473,7 +475,7 @@ def _doctor(argv: Sequence[str], help_in: Language) -> int:
             phrase(
                 "doctor.title",
                 language,
-                base_url=base_url if not args.offline else "127.0.0.1",
+                base_url=redact(base_url, limit=None) if not args.offline else "127.0.0.1",
                 model=name,
                 profile=args.profile,
             )
