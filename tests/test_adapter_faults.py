@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import urllib.error
 import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 import pytest
@@ -50,14 +50,21 @@ class City(BaseModel):
 
 
 AdapterFactory = Callable[[str], Model]
+ServerFactory = Callable[..., LoopbackServer]
 
-ADAPTERS: dict[str, tuple[type[LoopbackServer], AdapterFactory]] = {
+
+def thinking_chat_server(script: Iterable[Reply], **options: Any) -> LocalChatServer:
+    """The Chat server as DeepSeekChatModel meets DeepSeek by default: in thinking mode."""
+    return LocalChatServer(script, **{"thinking": True, **options})
+
+
+ADAPTERS: dict[str, tuple[ServerFactory, AdapterFactory]] = {
     "responses": (
         LocalResponsesServer,
         lambda url: DeepSeekResponsesModel("deepseek-flash", api_key=KEY, base_url=url),
     ),
     "deepseek-chat": (
-        LocalChatServer,
+        thinking_chat_server,
         lambda url: DeepSeekChatModel("deepseek-flash", api_key=KEY, base_url=url),
     ),
     "generic-chat": (
@@ -240,25 +247,34 @@ def test_an_event_stream_to_the_responses_adapter_is_named_too() -> None:
 # --- 3. thinking mode replays what DeepSeek requires ----------------------------------------
 
 
+ABSENT = "(no reasoning_content field)"
+"""For :func:`thinking_reply`: the reply's message has no ``reasoning_content`` at all."""
+
+
 def thinking_reply(reasoning_content: Any) -> Reply:
+    """A raw reply calling the weather tool, its ``reasoning_content`` as given (or ABSENT)."""
     message: dict[str, Any] = {"role": "assistant", "content": None, "tool_calls": [CALL]}
-    if reasoning_content is not None:
+    if reasoning_content != ABSENT:
         message["reasoning_content"] = reasoning_content
     return Reply(
         raw_body=chat_body([{"index": 0, "message": message, "finish_reason": "tool_calls"}])
     )
 
 
+@pytest.mark.parametrize("reasoning_content", ["", None, ABSENT])
 @pytest.mark.parametrize("adapter", ["deepseek-chat", "generic-deepseek-profile"])
-def test_an_empty_reasoning_beside_tool_calls_is_refused_before_any_handler_runs(
-    adapter: str,
+def test_no_reasoning_beside_tool_calls_is_refused_before_any_handler_runs(
+    adapter: str, reasoning_content: Any
 ) -> None:
+    # Was, for null and a missing field: accepted, the handler ran, and the next request got
+    # DeepSeek's 400 (the reasoning must be passed back).
     ran: list[str] = []
     weather = build_tools()[0]
     tool = Tool(
         weather.name, weather.description, weather.arguments_model, lambda city: ran.append(city)
     )
-    with LocalChatServer([thinking_reply("")], thinking=True) as server:
+    script = [thinking_reply(reasoning_content), Reply(output=(message("Done."),))]
+    with LocalChatServer(script, thinking=True) as server:
         model = (
             DeepSeekChatModel("deepseek-flash", api_key=KEY, base_url=server.base_url)
             if adapter == "deepseek-chat"
@@ -269,9 +285,10 @@ def test_an_empty_reasoning_beside_tool_calls_is_refused_before_any_handler_runs
         with pytest.raises(ProviderError) as caught:
             AgentRuntime(model, [tool]).run("Tokyo?")
     assert ran == []
-    assert "with an empty reasoning_content" in str(caught.value)
+    assert "with a missing or empty reasoning_content" in str(caught.value)
     assert "reasoning_effort='none'" in caught.value.hint
-    assert caught.value.messages[-1]["rejected"][0]["reasoning_content"] == ""
+    rejected = caught.value.messages[-1]["rejected"][0]
+    assert rejected.get("reasoning_content", ABSENT) == reasoning_content
     assert len(server.requests) == 1  # nothing was sent that DeepSeek would refuse
 
 
@@ -357,7 +374,7 @@ def test_the_thinking_server_needs_no_reasoning_for_a_turn_without_tool_calls() 
 
 # --- 5. one transcript, every adapter -------------------------------------------------------
 
-THINKING_ADAPTERS: dict[str, tuple[type[LoopbackServer], AdapterFactory]] = {
+THINKING_ADAPTERS: dict[str, tuple[ServerFactory, AdapterFactory]] = {
     "responses": ADAPTERS["responses"],
     "deepseek-chat": ADAPTERS["deepseek-chat"],
     "generic-chat": (

@@ -534,7 +534,9 @@ def _run_deepseek(tools: list[Tool], args: argparse.Namespace) -> int:
         adapter, server_type, api = DeepSeekChatModel, LocalChatServer, "Chat Completions API"
     if args.offline:
         script = weather_script(args.city, args.task, language)
-        with server_type(script) as server:
+        # The Chat server plays DeepSeek's thinking mode (the adapter's default), so each reply
+        # carries the reasoning the adapter sends back; reasoning_effort="none" turns it off.
+        with server_type(script, thinking=args.api == "chat") as server:
             _say(phrase("cli.offline banner", language, adapter=adapter.__name__))
             offline = _client(
                 lambda: adapter(

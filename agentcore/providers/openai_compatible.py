@@ -449,10 +449,9 @@ def to_chat_model_turn(
     ``profile`` (which quirks are absorbed); the names of the tools the request offered (to
     recognise a call written as text); ``turn``, this model turn's number in the run
     (for the ids the adapter makes); and ``require_reasoning`` (thinking mode on): a reply
-    whose tool calls carry an empty ``reasoning_content`` is refused, since DeepSeek refuses
-    the next request without it (Thinking Mode guide) and there is none to send back. A reply
-    without the field at all comes from a server that does not think, and has nothing to send
-    back.
+    whose tool calls carry no ``reasoning_content`` (the field absent, ``null`` or ``""``) is
+    refused, since DeepSeek refuses the next request without it (Thinking Mode guide) and
+    there is none to send back.
 
     The server quirks of issue 22, each reproduced by
     :class:`~agentcore.providers.local_chat_server.LocalChatServer` in the named mode:
@@ -483,8 +482,9 @@ def to_chat_model_turn(
     tool call and no text (naming a refusal if there is one); a call that is not a function,
     has an empty id or name (or one of another type, named), or whose arguments
     ``parse_arguments`` refuses (malformed or truncated JSON); two calls sharing one id; with
-    ``require_reasoning``, tool calls with an empty ``reasoning_content`` (refused before any
-    handler runs); and any field of the wrong shape. :class:`ServerQuirkError` is a subclass.
+    ``require_reasoning``, tool calls with a missing or empty ``reasoning_content`` (refused
+    before any handler runs); and any field of the wrong shape. :class:`ServerQuirkError` is a
+    subclass.
     """
     secrets = tuple(secrets)
     name = f"Chat completion {redact(repr(completion.get('id', '?')), secrets, limit=60)}"
@@ -584,10 +584,11 @@ class _Reading:
                 raise TypeError(f"{field} is a {type(value).__name__}, not a string")
         text = None if text is None else redact(text, secrets, limit=None)
         thought = None if thought is None else redact(thought, secrets, limit=None)
-        if calls and self.require_reasoning and thought == "":
+        if calls and self.require_reasoning and not thought:  # absent, null or ""
             raise ProviderResponseError(
-                f"{name} calls tools in thinking mode with an empty reasoning_content; DeepSeek "
-                "refuses the next request unless it is sent back, and there is nothing to send.",
+                f"{name} calls tools in thinking mode with a missing or empty reasoning_content; "
+                "DeepSeek refuses the next request unless it is sent back, and there is nothing "
+                "to send.",
                 hint="No tool ran for this turn; run again, or turn thinking off with "
                 "reasoning_effort='none'.",
             )
