@@ -22,6 +22,7 @@ from agentcore import (
     DeepSeekResponsesModel,
     Model,
     OpenAICompatibleChatModel,
+    ProviderConnectionError,
     ProviderError,
     ProviderRequestError,
     Tool,
@@ -242,6 +243,30 @@ def test_an_event_stream_to_the_responses_adapter_is_named_too() -> None:
     ):
         AgentRuntime(ADAPTERS["responses"][1](server.base_url), build_tools()).run("Hi")
     assert "is an event stream" in str(caught.value)
+
+
+NOTHING_LISTENS = "http://127.0.0.1:9/v1"
+"""A loopback address where no server answers (port 9, discard)."""
+
+
+@pytest.mark.parametrize(
+    ("adapter", "names", "not_named"),
+    [
+        (DeepSeekResponsesModel, "DEEPSEEK_BASE_URL", "--base-url"),
+        (DeepSeekChatModel, "DEEPSEEK_BASE_URL", "--base-url"),
+        (OpenAICompatibleChatModel, "Check base_url (--base-url", "DEEPSEEK"),
+    ],
+)
+def test_the_connection_hint_names_the_setting_the_adapter_reads(
+    adapter: Callable[..., Model], names: str, not_named: str
+) -> None:
+    # Was: every adapter said "Check DEEPSEEK_BASE_URL", although the generic one reads no
+    # DEEPSEEK_* variable (its address is base_url, or --base-url on the command line).
+    model = adapter("deepseek-flash", api_key=KEY, base_url=NOTHING_LISTENS, max_retries=0)
+    with pytest.raises(ProviderConnectionError) as caught:
+        AgentRuntime(model, build_tools()).run("Hi")
+    assert names in caught.value.hint and not_named not in caught.value.hint
+    assert caught.value.hint in str(caught.value)
 
 
 # --- 3. thinking mode replays what DeepSeek requires ----------------------------------------

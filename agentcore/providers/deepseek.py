@@ -37,7 +37,11 @@ from openai.types.responses import Response
 
 from agentcore.protocol import ModelTurn, ToolCall, ToolSchema
 from agentcore.providers.connection import Connection
-from agentcore.providers.deepseek_settings import ReasoningEffort, deepseek_settings
+from agentcore.providers.deepseek_settings import (
+    CONNECTION_HINT,
+    ReasoningEffort,
+    deepseek_settings,
+)
 from agentcore.providers.errors import ProviderRequestError, ProviderResponseError
 from agentcore.providers.http import redact, redact_json
 from agentcore.providers.provider_items import responses_items
@@ -177,6 +181,8 @@ class DeepSeekResponsesModel(Connection):
     ``TypeError`` for a setting of the wrong type. :meth:`generate` raises a
     :class:`ProviderError` subclass for every provider problem.
     """
+
+    connection_hint = CONNECTION_HINT
 
     def __init__(
         self,

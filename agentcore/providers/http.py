@@ -545,13 +545,17 @@ def build_sdk_client(
     )
 
 
-def sdk_error(error: openai.OpenAIError, *, base_url: str, secrets: Iterable[str]) -> ProviderError:
+def sdk_error(
+    error: openai.OpenAIError, *, base_url: str, secrets: Iterable[str], connection_hint: str
+) -> ProviderError:
     """Translate one SDK exception into the typed provider error (the caller raises it).
 
-    Inputs: the exception, the ``base_url`` (named in connection errors) and the secrets to
-    redact. Output: :class:`ProviderTimeoutError` for the SDK's timeout,
-    :class:`ProviderConnectionError` naming the transport's reason (and the proxy, if one was
-    used, without its credentials) for a connection failure,
+    Inputs: the exception, the ``base_url`` (named in connection errors), the secrets to
+    redact, and the adapter's ``connection_hint`` (which setting holds the address:
+    ``DEEPSEEK_BASE_URL`` for DeepSeek's adapters, ``base_url`` for another server's). Output:
+    :class:`ProviderTimeoutError` for the SDK's timeout, :class:`ProviderConnectionError`
+    naming the transport's reason (and the proxy, if one was used, without its credentials)
+    with ``connection_hint`` for a connection failure,
     :class:`ProviderStatusError` with the provider's own message (redacted, then shortened)
     for an HTTP error status, and :class:`ProviderResponseError` for anything else.
     """
@@ -574,8 +578,7 @@ def sdk_error(error: openai.OpenAIError, *, base_url: str, secrets: Iterable[str
             via = ""
         return ProviderConnectionError(
             f"Could not connect to {base_url}{via} ({type(reason).__name__}: {said}).",
-            hint="Check DEEPSEEK_BASE_URL (default https://api.deepseek.com), your network "
-            "and any proxy (HTTPS_PROXY, NO_PROXY).",
+            hint=connection_hint,
         )
     if isinstance(error, openai.APIStatusError):
         return ProviderStatusError(error.status_code, redact(provider_text(error.body), secrets))

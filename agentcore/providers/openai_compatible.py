@@ -272,6 +272,12 @@ class OpenAICompatibleChatModel(Connection):
     :class:`ProviderError` subclass for every provider problem.
     """
 
+    connection_hint = (
+        "Check base_url (--base-url with python -m agentcore): the server's API root, such as "
+        "http://localhost:11434/v1; that the server is running; your network and any proxy "
+        "(HTTPS_PROXY, NO_PROXY)."
+    )
+
     def __init__(
         self,
         model: str,
