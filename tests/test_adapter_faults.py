@@ -31,6 +31,7 @@ from agentcore import (
     build_tools,
 )
 from agentcore.course.offline_replies import weather_script
+from agentcore.course.text import explain
 from agentcore.providers.local_chat_server import THINKING_400, LocalChatServer
 from agentcore.providers.local_server import (
     LocalResponsesServer,
@@ -178,7 +179,7 @@ def chat_body(choices: Any) -> str:
     return json.dumps({"id": "chatcmpl-x", "object": "chat.completion", "choices": choices})
 
 
-CALL = {
+CALL: dict[str, Any] = {
     "id": "call-1",
     "type": "function",
     "function": {"name": "get_teaching_weather", "arguments": '{"city": "Tokyo"}'},
@@ -395,6 +396,58 @@ def test_the_thinking_server_needs_no_reasoning_for_a_turn_without_tool_calls() 
         [Reply(output=(message("Hello."),))], api_key=KEY, thinking=True
     ) as server:
         assert post_chat(server, greeting)[0] == 200
+
+
+# --- every refused reply explained by its cause ---------------------------------------------
+
+
+def calls_reply(*calls: dict[str, Any]) -> str:
+    """A raw chat completion calling ``calls``."""
+    message = {"role": "assistant", "content": None, "tool_calls": list(calls)}
+    return chat_body([{"index": 0, "message": message, "finish_reason": "tool_calls"}])
+
+
+TWO_CHOICES = chat_body(
+    [
+        {"index": 0, "message": {"role": "assistant", "content": "A"}, "finish_reason": "stop"},
+        {"index": 1, "message": {"role": "assistant", "content": "B"}, "finish_reason": "stop"},
+    ]
+)
+REFUSED_REPLIES = {
+    "two choices": (TWO_CHOICES, "generic", "不止一个 choice"),
+    "a null message": (
+        chat_body([{"index": 0, "message": None, "finish_reason": "stop"}]),
+        "generic",
+        "没有 message（缺失或者是 null）",
+    ),
+    "an integer call id": (calls_reply({**CALL, "id": 7}), "generic", "比如是整数"),
+    "two calls sharing an id": (calls_reply(CALL, CALL), "generic", "共用同一个 id"),
+    "an empty reasoning": (thinking_reply("").raw_body, "deepseek", "没有推理内容"),
+    "a missing reasoning": (thinking_reply(ABSENT).raw_body, "deepseek", "没有推理内容"),
+    "arguments cut off": (
+        calls_reply({**CALL, "function": {**CALL["function"], "arguments": '{"city": "To'}}),
+        "generic",
+        "简化工具的参数",
+    ),
+}
+
+
+@pytest.mark.parametrize("cause", REFUSED_REPLIES)
+def test_a_refused_reply_is_explained_in_chinese_by_its_own_cause(cause: str) -> None:
+    # Was: every cause got the one generic sentence "Provider 的回复不符合适配器依赖的线上格式".
+    body, profile, said = REFUSED_REPLIES[cause]
+    with (
+        LocalChatServer([Reply(raw_body=body)], thinking=profile == "deepseek") as server,
+        pytest.raises(ProviderError) as caught,
+    ):
+        model = OpenAICompatibleChatModel(
+            "deepseek-flash", api_key=KEY, base_url=server.base_url, profile=profile
+        )
+        AgentRuntime(model, build_tools()).run("Hi")
+    chinese = explain(caught.value, "zh-CN")
+    assert said in chinese and "没有任何 handler 执行" in chinese
+    assert "线上格式，这一轮被拒绝" not in chinese  # not the generic sentence
+    assert explain(caught.value, "en") == str(caught.value)
 
 
 # --- 5. one transcript, every adapter -------------------------------------------------------

@@ -145,6 +145,7 @@ class Connection:
             failure = ProviderResponseError(
                 f"The reply from {self.base_url}{endpoint} is not {what} "
                 f"(got {type(reply).__name__}).",
+                kind="shape",
                 hint=hint,
             )
         # Raised here, outside the except block, so the SDK's exception (whose request holds

@@ -272,8 +272,7 @@ class BoundedTransport(httpx2.BaseTransport):
         if response.is_success:
             problem = _json_problem(body, response.headers.get("content-type", ""))
             if problem is not None:
-                hint = _STREAM_HINT if problem == EVENT_STREAM_PROBLEM else None
-                raise self._unreadable(request, problem, hint)
+                raise self._unreadable(request, problem)
         headers = [
             (name, value)
             for name, value in response.headers.multi_items()
@@ -316,17 +315,19 @@ class BoundedTransport(httpx2.BaseTransport):
     def _too_large(self, request: httpx2.Request, what: str) -> ProviderResponseError:
         return ProviderResponseError(
             f"The reply from {self._where(request)} {what}, over the adapter's limit.",
+            kind="too large",
             hint="Check that the base URL points at the provider's API.",
         )
 
-    def _unreadable(
-        self, request: httpx2.Request, problem: str, hint: str | None = None
-    ) -> ProviderResponseError:
+    def _unreadable(self, request: httpx2.Request, problem: str) -> ProviderResponseError:
+        stream = problem == EVENT_STREAM_PROBLEM
         return ProviderResponseError(
             f"The reply from {self._where(request)} cannot be read: "
             f"{redact(problem, self._secrets)}.",
-            hint=hint
-            or "Check that the base URL points at the provider's API; if it does, run again.",
+            kind="event stream" if stream else "unreadable",
+            hint=_STREAM_HINT
+            if stream
+            else "Check that the base URL points at the provider's API; if it does, run again.",
         )
 
 
@@ -584,6 +585,7 @@ def sdk_error(
         return ProviderStatusError(error.status_code, redact(provider_text(error.body), secrets))
     return ProviderResponseError(
         f"The reply from {base_url} could not be read: {redact(str(error), secrets)}.",
+        kind="unreadable",
         hint="Check that the base URL points at the provider's API.",
     )
 

@@ -361,6 +361,7 @@ class OpenAICompatibleChatModel(Connection):
                 raise ProviderResponseError(
                     f"The server could not parse the model's tool call (HTTP 500: "
                     f"{error.provider_message}).",
+                    kind="arguments",
                     hint=_ARGUMENTS_HINT,
                 ) from None
             raise
@@ -420,13 +421,22 @@ _UNKNOWN_FINISH_HINT = (
     "The server stopped for a reason the Chat Completions format does not define; look the "
     "reason up in that server's documentation, then run again."
 )
-_FINISH_HINTS = {
-    "length": "The reply was cut off before the model finished; ask for less, or allow more "
-    "output tokens.",
-    "content_filter": "The provider's content filter stopped the reply; rephrase the request.",
-    "insufficient_system_resource": "The provider ran short of capacity and stopped the reply; "
-    "wait a little and run again.",
+_FINISHES = {
+    "length": (
+        "cut off",
+        "The reply was cut off before the model finished; ask for less, or allow more output "
+        "tokens.",
+    ),
+    "content_filter": (
+        "content filter",
+        "The provider's content filter stopped the reply; rephrase the request.",
+    ),
+    "insufficient_system_resource": (
+        "capacity",
+        "The provider ran short of capacity and stopped the reply; wait a little and run again.",
+    ),
 }
+"""The ``finish_reason`` values with a cause of their own: the error's ``kind`` and hint."""
 
 
 def to_chat_model_turn(
@@ -513,6 +523,7 @@ def to_chat_model_turn(
         failure = ProviderResponseError(
             f"{name} is not shaped like a Chat Completions object "
             f"({type(error).__name__}: {redact(str(error), secrets)}).",
+            kind="shape",
             hint=_SHAPE_HINT,
         )
     failure.rejected = rejected
@@ -527,11 +538,12 @@ def _only_choice(name: str, choices: object) -> Mapping[str, Any]:
     """The one choice of a reply; the adapter never asks for more (``n`` is not sent), so a
     reply with several is refused rather than read by position."""
     if not isinstance(choices, list) or not choices:
-        raise ProviderResponseError(f"{name} holds no choice.", hint=_SHAPE_HINT)
+        raise ProviderResponseError(f"{name} holds no choice.", kind="no choice", hint=_SHAPE_HINT)
     if len(choices) > 1:
         raise ProviderResponseError(
             f"{name} holds {len(choices)} choices; the adapter asks for one and cannot tell "
             "which the runtime should act on.",
+            kind="several choices",
             hint="Check that nothing between the adapter and the server adds n= to the "
             "request (a proxy, a server default); the turn was rejected.",
         )
@@ -563,18 +575,24 @@ class _Reading:
         message = choice.get("message")
         if message is None:
             what = "whose message is null" if "message" in choice else "without a message"
-            raise ProviderResponseError(f"{name} has a choice {what}.", hint=_SHAPE_HINT)
+            raise ProviderResponseError(
+                f"{name} has a choice {what}.", kind="no message", hint=_SHAPE_HINT
+            )
         if not isinstance(message, Mapping):
             kind = type(message).__name__
             raise ProviderResponseError(
-                f"{name} has a choice whose message is a {kind}, not an object.", hint=_SHAPE_HINT
+                f"{name} has a choice whose message is a {kind}, not an object.",
+                kind="shape",
+                hint=_SHAPE_HINT,
             )
         finish_reason = choice.get("finish_reason")
         if finish_reason not in ("stop", "tool_calls"):
             shown = redact(repr(finish_reason), secrets, limit=60)
+            cause, hint = _FINISHES.get(str(finish_reason), ("unfinished", _UNKNOWN_FINISH_HINT))
             raise ProviderResponseError(
                 f"{name} stopped with finish_reason {shown}, not 'stop' or 'tool_calls'.",
-                hint=_FINISH_HINTS.get(str(finish_reason), _UNKNOWN_FINISH_HINT),
+                kind=cause,
+                hint=hint,
             )
         raw_calls = message.get("tool_calls") or []
         if not isinstance(raw_calls, list):
@@ -595,6 +613,7 @@ class _Reading:
                 f"{name} calls tools in thinking mode with a missing or empty reasoning_content; "
                 "DeepSeek refuses the next request unless it is sent back, and there is nothing "
                 "to send.",
+                kind="no reasoning",
                 hint="No tool ran for this turn; run again, or turn thinking off with "
                 "reasoning_effort='none'.",
             )
@@ -615,10 +634,12 @@ class _Reading:
         if refusal:
             raise ProviderResponseError(
                 f"{name} is a refusal, not an answer: {redact(str(refusal), secrets)!r}.",
+                kind="refusal",
                 hint="Rephrase the request.",
             )
         raise ProviderResponseError(
             f"{name} holds no tool call and no text.",
+            kind="empty reply",
             hint="The model produced nothing the runtime can act on; run again.",
         )
 
@@ -632,6 +653,7 @@ class _Reading:
             raise ProviderResponseError(
                 f"The tool call {shown_id} is of type "
                 f"{redact(repr(call.get('type')), secrets, limit=60)}, not a function.",
+                kind="not a function",
                 hint="The runtime can only run function tools; the turn was rejected.",
             )
         function_name = function.get("name")
