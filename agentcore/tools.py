@@ -121,11 +121,12 @@ class Tool:
                 text = _ARGUMENTS_JSON.encode(arguments)
                 return validator.validate_json(text, strict=True)  # type: ignore[no-any-return]
             except ValidationError as error:
-                if not _refused_an_integral_float(error):
+                # An int field refused a float such as 3.0, which JSON Schema's integer
+                # includes: validate again with those floats, and only those, as ints.
+                retry = _ints_where_refused(arguments, error)
+                if retry is None:
                     raise
-            # An integer field refused a float such as 3.0, which JSON Schema's integer
-            # includes: validate again with every float that is exactly one integer as an int.
-            text = _ARGUMENTS_JSON.encode(_integral_numbers_as_ints(arguments))
+            text = _ARGUMENTS_JSON.encode(retry)
             return validator.validate_json(text, strict=True)  # type: ignore[no-any-return]
         except ValidationError as error:
             errors = error.errors(include_url=False, include_context=False)
@@ -347,33 +348,58 @@ _SAFE_INTEGER = 2**53 - 1
 become another integer when the JSON was parsed."""
 
 
-def _integral_numbers_as_ints(value: Any) -> Any:
-    """``value`` with every float that stands for exactly one integer written as an int.
+def _ints_where_refused(arguments: Mapping[str, Any], error: ValidationError) -> Any:
+    """``arguments`` with each integral float that an ``int`` field refused written as an int.
 
     JSON Schema's ``integer`` includes ``3.0`` (JSON itself does not tell 3.0 from 3), and a
-    provider may send either; pydantic's strict JSON mode would refuse ``3.0`` for an ``int``
-    field, while a ``float`` field takes ``3`` as ``3.0``. So the validator sees what the
-    schema allows (issue 9: the schema and the validator agree); called only when such a
-    field refused such a float. A float beyond ``_SAFE_INTEGER`` stays a float (issue
-    21): ``1e23`` parses to
-    99999999999999991611392, which is not the integer the model wrote, so an ``int`` field
-    refuses it instead of passing on a different number.
+    provider may send either; pydantic's strict JSON mode refuses ``3.0`` for an ``int``
+    field, so the validator would refuse what the schema allows (issue 9: the schema and the
+    validator agree). Only the values at the locations of ``error``'s ``int_type`` errors are
+    changed: a field that takes a float (``float``, ``int | float``) keeps the float it was
+    sent, even when another field's refusal brought the arguments here (issue 21). A float
+    beyond :data:`_SAFE_INTEGER` stays a float: ``1e23`` parses to 99999999999999991611392,
+    which is not the integer the model wrote, so the ``int`` field refuses it again.
+    Returns ``None`` when no location holds such a float (there is nothing to retry).
     """
-    if isinstance(value, float) and value.is_integer() and abs(value) <= _SAFE_INTEGER:
+    paths = {
+        _data_path(arguments, problem["loc"])
+        for problem in error.errors(include_url=False, include_context=False)
+        if problem["type"] == "int_type" and _exact_integer(problem.get("input"))
+    }
+    return _ints_at(arguments, paths, ()) if paths else None
+
+
+def _exact_integer(value: object) -> bool:
+    """True for a float with a zero fraction that stands for exactly one integer."""
+    return isinstance(value, float) and value.is_integer() and abs(value) <= _SAFE_INTEGER
+
+
+def _data_path(arguments: Any, loc: tuple[int | str, ...]) -> tuple[int | str, ...]:
+    """The keys and indexes of ``arguments`` that pydantic's ``loc`` walks through.
+
+    A ``loc`` also names the member of a union it tried (``("either", "int")``); such a step
+    names nothing in the data, so it is left out.
+    """
+    path: list[int | str] = []
+    value = arguments
+    for step in loc:
+        in_object = isinstance(value, Mapping) and step in value
+        in_array = isinstance(value, list) and isinstance(step, int) and 0 <= step < len(value)
+        if in_object or in_array:
+            value = value[step]
+            path.append(step)
+    return tuple(path)
+
+
+def _ints_at(value: Any, paths: set[tuple[int | str, ...]], path: tuple[int | str, ...]) -> Any:
+    """A copy of ``value`` with the exact integral float at each of ``paths`` as an int."""
+    if path in paths and _exact_integer(value):
         return int(value)
     if isinstance(value, Mapping):
-        return {key: _integral_numbers_as_ints(item) for key, item in value.items()}
+        return {key: _ints_at(item, paths, (*path, key)) for key, item in value.items()}
     if isinstance(value, list | tuple):
-        return [_integral_numbers_as_ints(item) for item in value]
+        return [_ints_at(item, paths, (*path, index)) for index, item in enumerate(value)]
     return value
-
-
-def _refused_an_integral_float(error: ValidationError) -> bool:
-    """True when one of the field errors is about a float with a zero fraction (``3.0``)."""
-    return any(
-        isinstance(value := problem.get("input"), float) and value.is_integer()
-        for problem in error.errors(include_url=False, include_context=False)
-    )
 
 
 def _said_plainly(problem: dict[str, Any]) -> dict[str, Any]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import urllib.error
 import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 import pytest
@@ -22,6 +22,7 @@ from agentcore import (
     DeepSeekResponsesModel,
     Model,
     OpenAICompatibleChatModel,
+    ProviderConnectionError,
     ProviderError,
     ProviderRequestError,
     Tool,
@@ -30,6 +31,7 @@ from agentcore import (
     build_tools,
 )
 from agentcore.course.offline_replies import weather_script
+from agentcore.course.text import explain
 from agentcore.providers.local_chat_server import THINKING_400, LocalChatServer
 from agentcore.providers.local_server import (
     LocalResponsesServer,
@@ -50,14 +52,21 @@ class City(BaseModel):
 
 
 AdapterFactory = Callable[[str], Model]
+ServerFactory = Callable[..., LoopbackServer]
 
-ADAPTERS: dict[str, tuple[type[LoopbackServer], AdapterFactory]] = {
+
+def thinking_chat_server(script: Iterable[Reply], **options: Any) -> LocalChatServer:
+    """The Chat server as DeepSeekChatModel meets DeepSeek by default: in thinking mode."""
+    return LocalChatServer(script, **{"thinking": True, **options})
+
+
+ADAPTERS: dict[str, tuple[ServerFactory, AdapterFactory]] = {
     "responses": (
         LocalResponsesServer,
         lambda url: DeepSeekResponsesModel("deepseek-flash", api_key=KEY, base_url=url),
     ),
     "deepseek-chat": (
-        LocalChatServer,
+        thinking_chat_server,
         lambda url: DeepSeekChatModel("deepseek-flash", api_key=KEY, base_url=url),
     ),
     "generic-chat": (
@@ -170,7 +179,7 @@ def chat_body(choices: Any) -> str:
     return json.dumps({"id": "chatcmpl-x", "object": "chat.completion", "choices": choices})
 
 
-CALL = {
+CALL: dict[str, Any] = {
     "id": "call-1",
     "type": "function",
     "function": {"name": "get_teaching_weather", "arguments": '{"city": "Tokyo"}'},
@@ -237,28 +246,61 @@ def test_an_event_stream_to_the_responses_adapter_is_named_too() -> None:
     assert "is an event stream" in str(caught.value)
 
 
+NOTHING_LISTENS = "http://127.0.0.1:9/v1"
+"""A loopback address where no server answers (port 9, discard)."""
+
+
+@pytest.mark.parametrize(
+    ("adapter", "names", "not_named"),
+    [
+        (DeepSeekResponsesModel, "DEEPSEEK_BASE_URL", "--base-url"),
+        (DeepSeekChatModel, "DEEPSEEK_BASE_URL", "--base-url"),
+        (OpenAICompatibleChatModel, "Check base_url (--base-url", "DEEPSEEK"),
+    ],
+)
+def test_the_connection_hint_names_the_setting_the_adapter_reads(
+    adapter: Callable[..., Model], names: str, not_named: str
+) -> None:
+    # Was: every adapter said "Check DEEPSEEK_BASE_URL", although the generic one reads no
+    # DEEPSEEK_* variable (its address is base_url, or --base-url on the command line).
+    model = adapter("deepseek-flash", api_key=KEY, base_url=NOTHING_LISTENS, max_retries=0)
+    with pytest.raises(ProviderConnectionError) as caught:
+        AgentRuntime(model, build_tools()).run("Hi")
+    assert names in caught.value.hint and not_named not in caught.value.hint
+    assert caught.value.hint in str(caught.value)
+
+
 # --- 3. thinking mode replays what DeepSeek requires ----------------------------------------
 
 
+ABSENT = "(no reasoning_content field)"
+"""For :func:`thinking_reply`: the reply's message has no ``reasoning_content`` at all."""
+
+
 def thinking_reply(reasoning_content: Any) -> Reply:
+    """A raw reply calling the weather tool, its ``reasoning_content`` as given (or ABSENT)."""
     message: dict[str, Any] = {"role": "assistant", "content": None, "tool_calls": [CALL]}
-    if reasoning_content is not None:
+    if reasoning_content != ABSENT:
         message["reasoning_content"] = reasoning_content
     return Reply(
         raw_body=chat_body([{"index": 0, "message": message, "finish_reason": "tool_calls"}])
     )
 
 
+@pytest.mark.parametrize("reasoning_content", ["", None, ABSENT])
 @pytest.mark.parametrize("adapter", ["deepseek-chat", "generic-deepseek-profile"])
-def test_an_empty_reasoning_beside_tool_calls_is_refused_before_any_handler_runs(
-    adapter: str,
+def test_no_reasoning_beside_tool_calls_is_refused_before_any_handler_runs(
+    adapter: str, reasoning_content: Any
 ) -> None:
+    # Was, for null and a missing field: accepted, the handler ran, and the next request got
+    # DeepSeek's 400 (the reasoning must be passed back).
     ran: list[str] = []
     weather = build_tools()[0]
     tool = Tool(
         weather.name, weather.description, weather.arguments_model, lambda city: ran.append(city)
     )
-    with LocalChatServer([thinking_reply("")], thinking=True) as server:
+    script = [thinking_reply(reasoning_content), Reply(output=(message("Done."),))]
+    with LocalChatServer(script, thinking=True) as server:
         model = (
             DeepSeekChatModel("deepseek-flash", api_key=KEY, base_url=server.base_url)
             if adapter == "deepseek-chat"
@@ -269,9 +311,10 @@ def test_an_empty_reasoning_beside_tool_calls_is_refused_before_any_handler_runs
         with pytest.raises(ProviderError) as caught:
             AgentRuntime(model, [tool]).run("Tokyo?")
     assert ran == []
-    assert "with an empty reasoning_content" in str(caught.value)
+    assert "with a missing or empty reasoning_content" in str(caught.value)
     assert "reasoning_effort='none'" in caught.value.hint
-    assert caught.value.messages[-1]["rejected"][0]["reasoning_content"] == ""
+    rejected = caught.value.messages[-1]["rejected"][0]
+    assert rejected.get("reasoning_content", ABSENT) == reasoning_content
     assert len(server.requests) == 1  # nothing was sent that DeepSeek would refuse
 
 
@@ -355,9 +398,61 @@ def test_the_thinking_server_needs_no_reasoning_for_a_turn_without_tool_calls() 
         assert post_chat(server, greeting)[0] == 200
 
 
+# --- every refused reply explained by its cause ---------------------------------------------
+
+
+def calls_reply(*calls: dict[str, Any]) -> str:
+    """A raw chat completion calling ``calls``."""
+    message = {"role": "assistant", "content": None, "tool_calls": list(calls)}
+    return chat_body([{"index": 0, "message": message, "finish_reason": "tool_calls"}])
+
+
+TWO_CHOICES = chat_body(
+    [
+        {"index": 0, "message": {"role": "assistant", "content": "A"}, "finish_reason": "stop"},
+        {"index": 1, "message": {"role": "assistant", "content": "B"}, "finish_reason": "stop"},
+    ]
+)
+REFUSED_REPLIES = {
+    "two choices": (TWO_CHOICES, "generic", "不止一个 choice"),
+    "a null message": (
+        chat_body([{"index": 0, "message": None, "finish_reason": "stop"}]),
+        "generic",
+        "没有 message（缺失或者是 null）",
+    ),
+    "an integer call id": (calls_reply({**CALL, "id": 7}), "generic", "比如是整数"),
+    "two calls sharing an id": (calls_reply(CALL, CALL), "generic", "共用同一个 id"),
+    "an empty reasoning": (thinking_reply("").raw_body, "deepseek", "没有推理内容"),
+    "a missing reasoning": (thinking_reply(ABSENT).raw_body, "deepseek", "没有推理内容"),
+    "arguments cut off": (
+        calls_reply({**CALL, "function": {**CALL["function"], "arguments": '{"city": "To'}}),
+        "generic",
+        "简化工具的参数",
+    ),
+}
+
+
+@pytest.mark.parametrize("cause", REFUSED_REPLIES)
+def test_a_refused_reply_is_explained_in_chinese_by_its_own_cause(cause: str) -> None:
+    # Was: every cause got the one generic sentence "Provider 的回复不符合适配器依赖的线上格式".
+    body, profile, said = REFUSED_REPLIES[cause]
+    with (
+        LocalChatServer([Reply(raw_body=body)], thinking=profile == "deepseek") as server,
+        pytest.raises(ProviderError) as caught,
+    ):
+        model = OpenAICompatibleChatModel(
+            "deepseek-flash", api_key=KEY, base_url=server.base_url, profile=profile
+        )
+        AgentRuntime(model, build_tools()).run("Hi")
+    chinese = explain(caught.value, "zh-CN")
+    assert said in chinese and "没有任何 handler 执行" in chinese
+    assert "线上格式，这一轮被拒绝" not in chinese  # not the generic sentence
+    assert explain(caught.value, "en") == str(caught.value)
+
+
 # --- 5. one transcript, every adapter -------------------------------------------------------
 
-THINKING_ADAPTERS: dict[str, tuple[type[LoopbackServer], AdapterFactory]] = {
+THINKING_ADAPTERS: dict[str, tuple[ServerFactory, AdapterFactory]] = {
     "responses": ADAPTERS["responses"],
     "deepseek-chat": ADAPTERS["deepseek-chat"],
     "generic-chat": (

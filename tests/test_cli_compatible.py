@@ -198,3 +198,27 @@ def test_doctor_against_nothing_says_so(capsys: pytest.CaptureFixture[str]) -> N
     out = capsys.readouterr().out
     assert "Nothing answered at that address" in out
     assert out.count("refused (ProviderConnectionError)") == 1  # stopped after one probe
+
+
+PASSWORD_URL = "http://learner:hunter2-cli@127.0.0.1:9/v1"
+"""A base URL with a user name and password; nothing listens on port 9."""
+
+
+@pytest.mark.parametrize(
+    ("argv", "first_line"),
+    [
+        (["--provider", "openai-compatible"], "Chat Completions server at "),
+        (["doctor"], "doctor: "),
+    ],
+)
+def test_a_password_in_base_url_is_in_no_banner_and_no_error_line(
+    argv: list[str], first_line: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Was: the banner said "Chat Completions server at http://learner:hunter2-cli@..." and
+    # the doctor's title "doctor: http://learner:hunter2-cli@...".
+    assert main([*argv, "--base-url", PASSWORD_URL, "--model", "m"]) == 1
+    captured = capsys.readouterr()
+    banner = captured.out.splitlines()[0]
+    assert first_line in banner and "http://<redacted>@127.0.0.1:9/v1" in banner
+    assert "ProviderConnectionError" in captured.out + captured.err
+    assert "hunter2" not in captured.out + captured.err

@@ -136,18 +136,20 @@ def adapter(server: LocalChatServer, **options: Any) -> DeepSeekChatModel:
 
 
 def test_weather_trajectory_sends_every_body_exactly_and_the_whole_transcript_each_turn() -> None:
-    with LocalChatServer(weather_script()) as server:
-        result = AgentRuntime(adapter(server), build_tools()).run(USER)
+    with LocalChatServer(weather_script(), thinking=True) as server:
+        result = AgentRuntime(adapter(server, reasoning_effort="none"), build_tools()).run(USER)
 
     assert result.answer == CHAPTER_ANSWER
     assert (result.model_turns, result.tool_executions) == (3, 2)
+    off = {"thinking": {"type": "disabled"}}
     assert [request.body for request in server.requests] == [
-        {"model": MODEL, "messages": [USER_MESSAGE], "tools": TOOLS},
-        {"model": MODEL, "messages": [USER_MESSAGE, *WEATHER_MESSAGES], "tools": TOOLS},
+        {"model": MODEL, "messages": [USER_MESSAGE], "tools": TOOLS, **off},
+        {"model": MODEL, "messages": [USER_MESSAGE, *WEATHER_MESSAGES], "tools": TOOLS, **off},
         {
             "model": MODEL,
             "messages": [USER_MESSAGE, *WEATHER_MESSAGES, *CONVERT_MESSAGES],
             "tools": TOOLS,
+            **off,
         },
     ]
     for request in server.requests:
@@ -156,8 +158,9 @@ def test_weather_trajectory_sends_every_body_exactly_and_the_whole_transcript_ea
 
 
 def test_the_transcript_is_the_scripted_models_and_the_responses_adapters() -> None:
-    with LocalChatServer(weather_script()) as server:
-        over_http = AgentRuntime(adapter(server), build_tools()).run(USER)
+    with LocalChatServer(weather_script(), thinking=True) as server:
+        model = adapter(server, reasoning_effort="none")  # no reasoning in the transcript
+        over_http = AgentRuntime(model, build_tools()).run(USER)
     in_process = AgentRuntime(ScriptedWeatherModel(), build_tools()).run(USER)
     assert over_http.messages == in_process.messages == chapter_transcript(USER)
 
@@ -205,8 +208,9 @@ def test_two_calls_in_one_reply_run_in_order_and_are_answered_by_id() -> None:
         ),
         Reply(output=(message("Paris 12.0°C, Tokyo 18.0°C."),)),
     ]
-    with LocalChatServer(script) as server:
-        result = AgentRuntime(adapter(server), [spy_weather_tool(seen)]).run("Both cities?")
+    with LocalChatServer(script, thinking=True) as server:
+        model = adapter(server, reasoning_effort="none")  # no reasoning in the bodies
+        result = AgentRuntime(model, [spy_weather_tool(seen)]).run("Both cities?")
 
     assert seen == ["Paris", "Tokyo"]
     assert result.model_turns == 2
@@ -353,7 +357,7 @@ def test_reasoning_effort_is_sent_as_deepseek_documents_it(
 
 
 def test_strict_sends_strict_functions_to_the_beta_base_url() -> None:
-    with LocalChatServer(weather_script()) as server:
+    with LocalChatServer(weather_script(), thinking=True) as server:
         model = adapter(server, strict=True, base_url=server.base_url + "/beta")
         AgentRuntime(model, build_tools()).run(USER)
     assert server.requests[0].path == "/beta/chat/completions"
@@ -372,7 +376,7 @@ GOOD_FIRST_TURN = Reply(
 def run_into(reply: Reply, **options: Any) -> tuple[ProviderError, LocalChatServer]:
     """Play a good first turn, then ``reply``; return the error the run ended with."""
     with (
-        LocalChatServer([GOOD_FIRST_TURN, reply]) as server,
+        LocalChatServer([GOOD_FIRST_TURN, reply], thinking=True) as server,
         pytest.raises(ProviderError) as caught,
     ):
         AgentRuntime(adapter(server, **options), build_tools()).run(USER)
@@ -452,7 +456,9 @@ def test_every_bad_reply_is_a_response_error_with_a_hint(
 def test_a_refused_reply_keeps_the_raw_message_as_rejected() -> None:
     bad = function_call("celsius_to_fahrenheit", '{"temperature_c": NaN}', "call-convert")
     error, _ = run_into(Reply(output=(bad,)))
-    assert error.rejected == (
+    (rejected,) = error.rejected
+    assert rejected["reasoning_content"]  # the thinking server's, kept as it came
+    assert {key: value for key, value in rejected.items() if key != "reasoning_content"} == (
         {
             "role": "assistant",
             "content": None,
@@ -466,7 +472,7 @@ def test_a_refused_reply_keeps_the_raw_message_as_rejected() -> None:
                     },
                 }
             ],
-        },
+        }
     )
 
 
@@ -526,7 +532,7 @@ def test_openai_variables_never_reach_a_request(
     monkeypatch: pytest.MonkeyPatch, name: str, value: str
 ) -> None:
     monkeypatch.setenv(name, value)
-    with LocalChatServer(weather_script(), api_key=KEY) as server:
+    with LocalChatServer(weather_script(), api_key=KEY, thinking=True) as server:
         result = AgentRuntime(adapter(server), build_tools()).run(USER)
     assert result.model_turns == 3  # every request reached this server, with this key
     for request in server.requests:
@@ -547,7 +553,7 @@ def test_loopback_traffic_never_goes_through_the_learners_proxy(
     proxy = f"http://127.0.0.1:{closed_port()}"
     for name in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy"):
         monkeypatch.setenv(name, proxy)
-    with LocalChatServer(weather_script()) as server:
+    with LocalChatServer(weather_script(), thinking=True) as server:
         assert AgentRuntime(adapter(server), build_tools()).run(USER).answer == CHAPTER_ANSWER
 
 
@@ -718,7 +724,7 @@ def test_cli_api_chat_online_sends_the_instructions_as_a_system_message(
 ) -> None:
     monkeypatch.setenv("DEEPSEEK_API_KEY", KEY)
     monkeypatch.setenv("DEEPSEEK_MODEL", MODEL)
-    with LocalChatServer(weather_script()) as server:
+    with LocalChatServer(weather_script(), thinking=True) as server:
         monkeypatch.setenv("DEEPSEEK_BASE_URL", server.base_url)
         assert main(["--provider", "deepseek", "--api", "chat"]) == 0
     out = capsys.readouterr().out

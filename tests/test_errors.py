@@ -142,6 +142,7 @@ BUILDERS: dict[str, Callable[[], BaseException]] = {
         Raising(
             P.ProviderResponseError(
                 "The reply had an empty call_id.",
+                kind="call id",
                 hint="Check the provider.",
                 status_code=200,
                 rejected=[{"type": "function_call", "call_id": ""}],
@@ -210,8 +211,10 @@ def test_a_status_error_keeps_its_record_and_its_fields() -> None:
 def test_a_rejected_reply_stays_in_the_copied_record() -> None:
     error = BUILDERS["ProviderResponseError"]()
     assert isinstance(error, ModelError)
+    assert isinstance(error, provider_errors.ProviderResponseError)
     again = copy.deepcopy(error)
     assert again.rejected == ({"type": "function_call", "call_id": ""},)
+    assert again.kind == "call id"  # the cause, which explain() reads, is kept
     assert again.messages[-1]["rejected"] == [{"type": "function_call", "call_id": ""}]
 
 

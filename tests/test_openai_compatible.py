@@ -46,7 +46,8 @@ def assistant_with_calls(body: dict[str, Any]) -> dict[str, Any]:
 
 @pytest.mark.parametrize("name", sorted(CHAT_PROFILES))
 def test_every_profile_runs_the_weather_task_to_the_scripted_answer(name: str) -> None:
-    with LocalChatServer(weather_script()) as server:
+    thinks = CHAT_PROFILES[name].replays_reasoning_content  # DeepSeek's profile: thinking mode
+    with LocalChatServer(weather_script(), thinking=thinks) as server:
         result = AgentRuntime(adapter(server, profile=name), build_tools()).run(USER)
     assert result.answer == EXPECTED
     assert [m["role"] for m in result.messages] == [
@@ -62,12 +63,12 @@ def test_every_profile_runs_the_weather_task_to_the_scripted_answer(name: str) -
 
 
 def test_strict_is_sent_on_every_function_only_when_asked_and_the_profile_supports_it() -> None:
-    with LocalChatServer(weather_script()) as server:
+    with LocalChatServer(weather_script(), thinking=True) as server:
         AgentRuntime(adapter(server, profile=DEEPSEEK, strict=True), build_tools()).run(USER)
     functions = [tool["function"] for tool in server.requests[0].body["tools"]]
     assert [function.get("strict") for function in functions] == [True, True]
 
-    with LocalChatServer(weather_script()) as server:
+    with LocalChatServer(weather_script(), thinking=True) as server:
         AgentRuntime(adapter(server, profile=DEEPSEEK), build_tools()).run(USER)
     assert all("strict" not in tool["function"] for tool in server.requests[0].body["tools"])
 

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import ast
 import pickle
+from pathlib import Path
 
 import pytest
 
 import agentcore
 from agentcore.errors import ModelError
 from agentcore.providers.errors import (
+    RESPONSE_KINDS,
     STATUS_HINTS,
     ProviderConfigurationError,
     ProviderConnectionError,
@@ -91,3 +94,24 @@ def test_the_hints_say_what_to_do() -> None:
 def test_a_status_error_survives_pickling() -> None:
     error = pickle.loads(pickle.dumps(ProviderStatusError(402, "Insufficient Balance")))
     assert error.status_code == 402 and error.provider_message == "Insufficient Balance"
+
+
+def test_every_refused_reply_in_the_adapters_names_its_cause() -> None:
+    # explain() picks the learner's explanation by kind; a raise site without one would fall
+    # back to the sentence every refused reply shares.
+    package = Path(agentcore.__file__).parent
+    missing, unknown = [], []
+    for path in sorted(package.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not (
+                isinstance(node, ast.Call)
+                and getattr(node.func, "id", "") == "ProviderResponseError"
+            ):
+                continue
+            kind = next((k.value for k in node.keywords if k.arg == "kind"), None)
+            where = f"{path.name}:{node.lineno}"
+            if kind is None:
+                missing.append(where)
+            elif isinstance(kind, ast.Constant) and kind.value not in RESPONSE_KINDS:
+                unknown.append(f"{where} {kind.value!r}")
+    assert (missing, unknown) == ([], [])

@@ -473,3 +473,54 @@ def test_the_new_provider_faults_are_explained_in_chinese_with_their_cause() -> 
     said = explain(dropped, "zh-CN")
     assert "推理内容" in said and "reasoning_effort='none'" in said and "请求格式有误" not in said
     assert english_lines(said) == [] and english_lines(explain(settings, "zh-CN")) == []
+
+
+def _explained_kinds() -> list[str]:
+    from agentcore.providers.errors import RESPONSE_KINDS
+
+    return [kind for kind in RESPONSE_KINDS if kind not in ("other", "server quirk")]
+
+
+@pytest.mark.parametrize("kind", _explained_kinds())
+def test_each_cause_of_a_refused_reply_has_its_own_chinese_explanation(kind: str) -> None:
+    # Was: every ProviderResponseError got one generic Chinese sentence, whatever the cause.
+    from agentcore.providers.errors import ProviderResponseError
+
+    error = ProviderResponseError("The reply was refused.", kind=kind, hint="Run again.")
+    generic = ProviderResponseError("The reply was refused.", hint="Run again.")
+    chinese = explain(error, "zh-CN")
+    assert chinese != explain(generic, "zh-CN")
+    assert CJK.search(chinese) and english_lines(chinese) == []
+    assert "请" in chinese  # the fix, in Chinese
+    assert explain(error, "en") == str(error)  # English: the message, its hint the fix
+
+
+def test_a_refused_reply_of_an_unknown_kind_keeps_the_shared_explanation() -> None:
+    from agentcore.providers.errors import ProviderResponseError
+
+    error = ProviderResponseError("The reply was refused.", kind="something new")
+    assert explain(error, "zh-CN") == phrase(
+        "typed error.ProviderResponseError", "zh-CN", message=str(error)
+    )
+
+
+@pytest.mark.parametrize(
+    ("variable", "fix"),
+    [
+        ("HTTPS_PROXY", "socks5://"),
+        ("all_proxy", "NO_PROXY"),
+        ("SSL_CERT_FILE", "PEM"),
+        ("SSL_CERT_DIR", "文件夹"),
+        ("base_url", "根地址"),
+        ("SOME_SETTING", "取消设置"),
+    ],
+)
+def test_a_settings_error_states_its_fix_in_chinese(variable: str, fix: str) -> None:
+    # Was: "请按英文错误信息里的提示修改它": the fix was left to the English message.
+    from agentcore.providers.errors import ProviderSettingsError
+
+    error = ProviderSettingsError(variable, "x://y", "it cannot be used", hint="Fix it.")
+    chinese = explain(error, "zh-CN")
+    assert variable in chinese and fix in chinese and "英文" not in chinese
+    assert english_lines(chinese) == []
+    assert explain(error, "en") == str(error)

@@ -386,6 +386,16 @@ def test_an_int_or_float_field_gets_the_number_that_was_sent() -> None:
         assert (got, type(got)) == (sent, type(sent))
 
 
+def test_an_int_or_float_field_keeps_its_float_when_an_int_field_needs_the_retry() -> None:
+    # Was: count's 5.0 made the validator retry with every integral float as an int, so
+    # either's 3.0 reached the handler as the int 3.
+    got = amounts_tool().validate({"count": 5.0, "either": 3.0})
+    assert (got.count, type(got.count)) == (5, int)  # type: ignore[attr-defined]
+    assert (got.either, type(got.either)) == (3.0, float)  # type: ignore[attr-defined]
+    handled = amounts_tool().execute(got)
+    assert handled == "[5, 3.0]"
+
+
 def test_an_integral_float_fits_integer_fields_everywhere_the_schema_allows_it() -> None:
     class Nested(BaseModel):
         model_config = ConfigDict(extra="forbid")

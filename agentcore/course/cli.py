@@ -418,6 +418,7 @@ def _compatible_server(
 def _run_compatible(tools: list[Tool], args: argparse.Namespace) -> int:
     """Run the task through OpenAICompatibleChatModel, against a server or offline."""
     from agentcore.course.offline_replies import weather_script
+    from agentcore.providers.http import redact
     from agentcore.providers.openai_compatible import OpenAICompatibleChatModel
 
     language: Language = args.language
@@ -444,7 +445,7 @@ def _run_compatible(tools: list[Tool], args: argparse.Namespace) -> int:
                 phrase(
                     "cli.compatible banner",
                     language,
-                    base_url=base_url,
+                    base_url=redact(base_url, limit=None),  # a password in the URL stays hidden
                     model=name,
                     profile=args.profile,
                 )
@@ -456,6 +457,7 @@ def _doctor(argv: Sequence[str], help_in: Language) -> int:
     """``python -m agentcore doctor``: exit 0 if the server can do tool calls, 1 if not (or
     nothing answered), 2 for bad flags or an unset ``--api-key-env`` variable."""
     from agentcore.course.doctor import diagnose, report
+    from agentcore.providers.http import redact
     from agentcore.providers.local_server import Reply, function_call
     from agentcore.providers.openai_compatible import OpenAICompatibleChatModel
 
@@ -474,7 +476,7 @@ def _doctor(argv: Sequence[str], help_in: Language) -> int:
             phrase(
                 "doctor.title",
                 language,
-                base_url=base_url if not args.offline else "127.0.0.1",
+                base_url=redact(base_url, limit=None) if not args.offline else "127.0.0.1",
                 model=name,
                 profile=args.profile,
             )
@@ -543,7 +545,9 @@ def _run_deepseek(tools: list[Tool], args: argparse.Namespace) -> int:
         adapter, server_type, api = DeepSeekChatModel, LocalChatServer, "Chat Completions API"
     if args.offline:
         script = weather_script(args.city, args.task, language)
-        with server_type(script) as server:
+        # The Chat server plays DeepSeek's thinking mode (the adapter's default), so each reply
+        # carries the reasoning the adapter sends back; reasoning_effort="none" turns it off.
+        with server_type(script, thinking=args.api == "chat") as server:
             _say(phrase("cli.offline banner", language, adapter=adapter.__name__))
             offline = _client(
                 lambda: adapter(

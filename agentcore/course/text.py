@@ -230,10 +230,14 @@ def explain(error: BaseException, language: Language | None = None) -> str:
             continue
         if name == "ProviderConfigurationError":
             return _explain_configuration(message, language)
+        if name == "ProviderSettingsError":
+            return _explain_settings(error, message, language)
         if name == "ProviderStatusError":
             return _explain_status(error, message, language)
         if name == "ServerQuirkError":
             return _explain_quirk(error, language)
+        if name == "ProviderResponseError":
+            return _explain_response(error, message, language)
         return phrase(
             f"typed error.{name}",
             language,
@@ -306,6 +310,38 @@ def _explain_configuration(message: str, language: Language) -> str:
         powershell=powershell,
         cmd=cmd,
     )
+
+
+def _explain_settings(error: BaseException, message: str, language: Language) -> str:
+    """A connection setting's explanation: the fix for that kind of setting (a proxy variable,
+    a certificate variable, the base URL), said in ``language``."""
+    variable = str(getattr(error, "variable", ""))
+    if variable.upper().endswith("_PROXY"):
+        fix = "proxy"
+    elif variable.startswith("SSL_CERT_"):
+        fix = "certificate"
+    elif variable == "base_url":
+        fix = "base url"
+    else:
+        fix = "other"
+    return phrase(
+        "typed error.ProviderSettingsError",
+        language,
+        message=message,
+        variable=variable,
+        fix=phrase(f"typed error.ProviderSettingsError.{fix}", language),
+    )
+
+
+def _explain_response(error: BaseException, message: str, language: Language) -> str:
+    """A refused reply's explanation: the one of its cause (the error's ``kind``, a key of
+    :data:`~agentcore.providers.errors.RESPONSE_KINDS`), else the one every refused reply
+    shares."""
+    key = f"typed error.ProviderResponseError.{getattr(error, 'kind', '')}"
+    if key not in _catalog("en"):
+        key = "typed error.ProviderResponseError"
+    address = phrase("provider reply.address", language)
+    return phrase(key, language, message=message, address=address)
 
 
 def _explain_quirk(error: BaseException, language: Language) -> str:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import Any, ClassVar
 
 import openai
 
@@ -40,11 +40,16 @@ class Connection:
     ``max_arguments_chars`` (the longest ``arguments`` string accepted).
 
     Attributes: ``model``, ``instructions``, ``max_arguments_chars``, ``timeout``,
-    ``max_retries`` and :attr:`base_url`; the key stays private and out of every text.
+    ``max_retries`` and :attr:`base_url`; the key stays private and out of every text. Each
+    subclass names the setting that holds its address in :attr:`connection_hint`.
 
     Raises ``TypeError`` for a setting of the wrong type, ``ValueError`` for an empty model or
     base URL, a number out of range, or a key an HTTP header cannot carry.
     """
+
+    connection_hint: ClassVar[str]
+    """The hint of a :class:`~agentcore.providers.errors.ProviderConnectionError`: where the
+    address was set (``DEEPSEEK_BASE_URL``, ``base_url``), the network and the proxy."""
 
     def __init__(
         self,
@@ -126,7 +131,12 @@ class Connection:
             omit = {} if self._api_key else {"extra_headers": {"Authorization": openai.Omit()}}
             reply = create(**request, **omit)
         except openai.OpenAIError as error:
-            failure = sdk_error(error, base_url=self.base_url, secrets=self._secrets)
+            failure = sdk_error(
+                error,
+                base_url=self.base_url,
+                secrets=self._secrets,
+                connection_hint=self.connection_hint,
+            )
         else:
             if isinstance(reply, expected):
                 # Malformed fields are the adapter's to report, not pydantic's to warn about
@@ -135,6 +145,7 @@ class Connection:
             failure = ProviderResponseError(
                 f"The reply from {self.base_url}{endpoint} is not {what} "
                 f"(got {type(reply).__name__}).",
+                kind="shape",
                 hint=hint,
             )
         # Raised here, outside the except block, so the SDK's exception (whose request holds

@@ -37,7 +37,11 @@ from openai.types.responses import Response
 
 from agentcore.protocol import ModelTurn, ToolCall, ToolSchema
 from agentcore.providers.connection import Connection
-from agentcore.providers.deepseek_settings import ReasoningEffort, deepseek_settings
+from agentcore.providers.deepseek_settings import (
+    CONNECTION_HINT,
+    ReasoningEffort,
+    deepseek_settings,
+)
 from agentcore.providers.errors import ProviderRequestError, ProviderResponseError
 from agentcore.providers.http import redact, redact_json
 from agentcore.providers.provider_items import responses_items
@@ -177,6 +181,8 @@ class DeepSeekResponsesModel(Connection):
     ``TypeError`` for a setting of the wrong type. :meth:`generate` raises a
     :class:`ProviderError` subclass for every provider problem.
     """
+
+    connection_hint = CONNECTION_HINT
 
     def __init__(
         self,
@@ -348,20 +354,29 @@ def _turn(response: Mapping[str, Any], secrets: tuple[str, ...], limit: int) -> 
         raise ProviderResponseError(
             f"Response {response_id} is a refusal, not an answer: "
             f"{redact(str(refusal), secrets)!r}.",
+            kind="refusal",
             hint="Rephrase the request.",
         )
     raise ProviderResponseError(
         f"Response {response_id} holds no function call and no text.",
+        kind="empty reply",
         hint="The model produced nothing the runtime can act on; run again.",
     )
 
 
-_INCOMPLETE_HINTS = {
-    "max_output_tokens": "The reply was cut off before the model finished; ask for less, or "
-    "allow more output tokens.",
-    "content_filter": "DeepSeek's content filter stopped the reply; rephrase the request "
-    "(running again with the same words will stop the same way).",
+_INCOMPLETES = {
+    "max_output_tokens": (
+        "cut off",
+        "The reply was cut off before the model finished; ask for less, or allow more output "
+        "tokens.",
+    ),
+    "content_filter": (
+        "content filter",
+        "DeepSeek's content filter stopped the reply; rephrase the request (running again with "
+        "the same words will stop the same way).",
+    ),
 }
+"""The ``incomplete_details.reason`` values with a cause of their own: ``kind`` and hint."""
 
 
 def _incomplete(
@@ -371,19 +386,22 @@ def _incomplete(
     reason = details.get("reason") if isinstance(details, Mapping) else None
     failure = error.get("message") if isinstance(error, Mapping) else None
     detail = f" (reason: {reason})" if reason else f" ({failure})" if failure else ""
+    cause, hint = _INCOMPLETES.get(
+        str(reason), ("unfinished", "Run again; if it repeats, look at the provider's status page.")
+    )
     return ProviderResponseError(
         f"Response {response_id} has status "
         f"{redact(repr(response.get('status')), secrets, limit=40)}"
         f"{redact(detail, secrets)}, not 'completed'.",
-        hint=_INCOMPLETE_HINTS.get(
-            str(reason), "Run again; if it repeats, look at the provider's status page."
-        ),
+        kind=cause,
+        hint=hint,
     )
 
 
 def _shape(response_id: str, problem: str) -> ProviderResponseError:
     return ProviderResponseError(
         f"Response {response_id} is not shaped like a Responses API object: {problem}.",
+        kind="shape",
         hint="Check DEEPSEEK_BASE_URL points at a Responses API; if it does, run again.",
     )
 

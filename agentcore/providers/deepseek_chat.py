@@ -16,7 +16,11 @@ from collections.abc import Iterable
 from typing import Any
 
 from agentcore.providers.chat_profiles import DEEPSEEK
-from agentcore.providers.deepseek_settings import ReasoningEffort, deepseek_settings
+from agentcore.providers.deepseek_settings import (
+    CONNECTION_HINT,
+    ReasoningEffort,
+    deepseek_settings,
+)
 from agentcore.providers.openai_compatible import OpenAICompatibleChatModel
 from agentcore.providers.tool_calls import MAX_ARGUMENTS_CHARS
 
@@ -55,6 +59,8 @@ class DeepSeekChatModel(OpenAICompatibleChatModel):
     ``TypeError`` for a setting of the wrong type. :meth:`generate` raises a
     :class:`ProviderError` subclass for every provider problem.
     """
+
+    connection_hint = CONNECTION_HINT
 
     def __init__(
         self,

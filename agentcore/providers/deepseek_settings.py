@@ -21,6 +21,11 @@ from agentcore.providers.errors import ProviderConfigurationError
 
 DEFAULT_BASE_URL = "https://api.deepseek.com"
 """DeepSeek's API; the SDK adds the endpoint (``/responses``, ``/chat/completions``)."""
+CONNECTION_HINT = (
+    "Check DEEPSEEK_BASE_URL (default https://api.deepseek.com), your network and any proxy "
+    "(HTTPS_PROXY, NO_PROXY)."
+)
+"""What both DeepSeek adapters say when nothing answered at their base URL."""
 ReasoningEffort = Literal["none", "low", "high", "max"]
 """DeepSeek's documented efforts for ``reasoning.effort``; ``"none"`` turns thinking off."""
 

@@ -246,6 +246,37 @@ class ProviderStatusError(ProviderError):
         self.provider_message = provider_message
 
 
+RESPONSE_KINDS: dict[str, str] = {
+    "shape": "a field of the wrong shape, or a reply that is not of the API the adapter speaks",
+    "no choice": "a chat completion without a choice",
+    "several choices": "a chat completion with more than one choice (the adapter asks for one)",
+    "no message": "a choice whose message is null or missing",
+    "cut off": "the reply stopped at the output limit (finish_reason 'length', status "
+    "'incomplete' for max_output_tokens)",
+    "content filter": "the provider's content filter stopped the reply",
+    "capacity": "the provider ran short of capacity (finish_reason 'insufficient_system_resource')",
+    "unfinished": "any other finish_reason, or a status other than 'completed'",
+    "no reasoning": "thinking mode: tool calls without reasoning_content (absent, null or empty)",
+    "refusal": "the model refused instead of answering",
+    "empty reply": "no tool call and no text",
+    "not a function": "a tool call of a type other than function",
+    "call name": "a call whose name is missing, empty or not a string",
+    "call id": "a call whose id is missing, empty or not a string (an integer, ...)",
+    "shared call id": "two calls of one reply sharing one id",
+    "arguments": "arguments that are not one JSON object in a string (malformed, truncated, too "
+    "long, not an object), or that the server itself could not parse",
+    "too large": "a body over the adapter's caps, on the wire or decoded",
+    "unreadable": "a body that cannot be read: not UTF-8, not JSON, nested too deep, an unknown "
+    "or broken compression, ended early",
+    "event stream": "an event stream (server-sent events) to a request that asked for none",
+    "local model": "llama-cpp-python returned no message",
+    "server quirk": "a known server quirk (ServerQuirkError: its quirk says which)",
+    "other": "anything else (the default)",
+}
+"""The causes of a :class:`ProviderResponseError`, its ``kind``: each raise site in the adapters
+sets one, and :func:`agentcore.course.text.explain` explains each in the learner's language."""
+
+
 class ProviderResponseError(ProviderError):
     """The provider's reply breaks the wire format or the adapter's limits.
 
@@ -254,7 +285,23 @@ class ProviderResponseError(ProviderError):
     no function call and no text; function arguments that are not a JSON object; an empty
     ``call_id`` or name. The turn is rejected before any handler runs; ``rejected`` holds the
     refused output items when there were any.
+
+    Inputs: those of :class:`ProviderError`, and keyword-only ``kind``: the cause, a key of
+    :data:`RESPONSE_KINDS` (default ``"other"``). Attributes: ``kind``, and those of
+    :class:`ProviderError`.
     """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        kind: str = "other",
+        hint: str = "",
+        status_code: int | None = None,
+        rejected: Iterable[Any] = (),
+    ) -> None:
+        super().__init__(message, hint=hint, status_code=status_code, rejected=rejected)
+        self.kind = kind
 
 
 class ServerQuirkError(ProviderResponseError):
@@ -268,7 +315,8 @@ class ServerQuirkError(ProviderResponseError):
     empty); ``profile`` (the name of the adapter's profile, so that an explanation can name
     that server's setting); ``rejected`` as every provider error.
 
-    Attributes: ``quirk``, ``fix``, ``profile``, and those of :class:`ProviderError`. Raised by
+    Attributes: ``quirk``, ``fix``, ``profile``, and those of :class:`ProviderResponseError`
+    (``kind`` is ``"server quirk"``). Raised by
     :func:`~agentcore.providers.openai_compatible.to_chat_model_turn`; the turn is rejected
     before any handler runs, and nothing is parsed out of prose or split by guess.
     """
@@ -283,7 +331,7 @@ class ServerQuirkError(ProviderResponseError):
         hint: str = "",
         rejected: Iterable[Any] = (),
     ) -> None:
-        super().__init__(message, hint=hint, rejected=rejected)
+        super().__init__(message, kind="server quirk", hint=hint, rejected=rejected)
         self.quirk = quirk
         self.fix = fix
         self.profile = profile

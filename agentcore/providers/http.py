@@ -272,8 +272,7 @@ class BoundedTransport(httpx2.BaseTransport):
         if response.is_success:
             problem = _json_problem(body, response.headers.get("content-type", ""))
             if problem is not None:
-                hint = _STREAM_HINT if problem == EVENT_STREAM_PROBLEM else None
-                raise self._unreadable(request, problem, hint)
+                raise self._unreadable(request, problem)
         headers = [
             (name, value)
             for name, value in response.headers.multi_items()
@@ -316,17 +315,19 @@ class BoundedTransport(httpx2.BaseTransport):
     def _too_large(self, request: httpx2.Request, what: str) -> ProviderResponseError:
         return ProviderResponseError(
             f"The reply from {self._where(request)} {what}, over the adapter's limit.",
+            kind="too large",
             hint="Check that the base URL points at the provider's API.",
         )
 
-    def _unreadable(
-        self, request: httpx2.Request, problem: str, hint: str | None = None
-    ) -> ProviderResponseError:
+    def _unreadable(self, request: httpx2.Request, problem: str) -> ProviderResponseError:
+        stream = problem == EVENT_STREAM_PROBLEM
         return ProviderResponseError(
             f"The reply from {self._where(request)} cannot be read: "
             f"{redact(problem, self._secrets)}.",
-            hint=hint
-            or "Check that the base URL points at the provider's API; if it does, run again.",
+            kind="event stream" if stream else "unreadable",
+            hint=_STREAM_HINT
+            if stream
+            else "Check that the base URL points at the provider's API; if it does, run again.",
         )
 
 
@@ -545,13 +546,17 @@ def build_sdk_client(
     )
 
 
-def sdk_error(error: openai.OpenAIError, *, base_url: str, secrets: Iterable[str]) -> ProviderError:
+def sdk_error(
+    error: openai.OpenAIError, *, base_url: str, secrets: Iterable[str], connection_hint: str
+) -> ProviderError:
     """Translate one SDK exception into the typed provider error (the caller raises it).
 
-    Inputs: the exception, the ``base_url`` (named in connection errors) and the secrets to
-    redact. Output: :class:`ProviderTimeoutError` for the SDK's timeout,
-    :class:`ProviderConnectionError` naming the transport's reason (and the proxy, if one was
-    used, without its credentials) for a connection failure,
+    Inputs: the exception, the ``base_url`` (named in connection errors), the secrets to
+    redact, and the adapter's ``connection_hint`` (which setting holds the address:
+    ``DEEPSEEK_BASE_URL`` for DeepSeek's adapters, ``base_url`` for another server's). Output:
+    :class:`ProviderTimeoutError` for the SDK's timeout, :class:`ProviderConnectionError`
+    naming the transport's reason (and the proxy, if one was used, without its credentials)
+    with ``connection_hint`` for a connection failure,
     :class:`ProviderStatusError` with the provider's own message (redacted, then shortened)
     for an HTTP error status, and :class:`ProviderResponseError` for anything else.
     """
@@ -574,13 +579,13 @@ def sdk_error(error: openai.OpenAIError, *, base_url: str, secrets: Iterable[str
             via = ""
         return ProviderConnectionError(
             f"Could not connect to {base_url}{via} ({type(reason).__name__}: {said}).",
-            hint="Check DEEPSEEK_BASE_URL (default https://api.deepseek.com), your network "
-            "and any proxy (HTTPS_PROXY, NO_PROXY).",
+            hint=connection_hint,
         )
     if isinstance(error, openai.APIStatusError):
         return ProviderStatusError(error.status_code, redact(provider_text(error.body), secrets))
     return ProviderResponseError(
         f"The reply from {base_url} could not be read: {redact(str(error), secrets)}.",
+        kind="unreadable",
         hint="Check that the base URL points at the provider's API.",
     )
 

@@ -342,6 +342,7 @@ class LocalModel:
         except (KeyError, IndexError, TypeError) as error:
             raise ProviderResponseError(
                 f"llama-cpp-python returned no message ({type(error).__name__}).",
+                kind="local model",
                 hint="Check the llama-cpp-python version the local extra installed.",
             ) from None
         return to_chat_model_turn(

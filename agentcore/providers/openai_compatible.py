@@ -272,6 +272,12 @@ class OpenAICompatibleChatModel(Connection):
     :class:`ProviderError` subclass for every provider problem.
     """
 
+    connection_hint = (
+        "Check base_url (--base-url with python -m agentcore): the server's API root, such as "
+        "http://localhost:11434/v1; that the server is running; your network and any proxy "
+        "(HTTPS_PROXY, NO_PROXY)."
+    )
+
     def __init__(
         self,
         model: str,
@@ -355,6 +361,7 @@ class OpenAICompatibleChatModel(Connection):
                 raise ProviderResponseError(
                     f"The server could not parse the model's tool call (HTTP 500: "
                     f"{error.provider_message}).",
+                    kind="arguments",
                     hint=_ARGUMENTS_HINT,
                 ) from None
             raise
@@ -414,13 +421,22 @@ _UNKNOWN_FINISH_HINT = (
     "The server stopped for a reason the Chat Completions format does not define; look the "
     "reason up in that server's documentation, then run again."
 )
-_FINISH_HINTS = {
-    "length": "The reply was cut off before the model finished; ask for less, or allow more "
-    "output tokens.",
-    "content_filter": "The provider's content filter stopped the reply; rephrase the request.",
-    "insufficient_system_resource": "The provider ran short of capacity and stopped the reply; "
-    "wait a little and run again.",
+_FINISHES = {
+    "length": (
+        "cut off",
+        "The reply was cut off before the model finished; ask for less, or allow more output "
+        "tokens.",
+    ),
+    "content_filter": (
+        "content filter",
+        "The provider's content filter stopped the reply; rephrase the request.",
+    ),
+    "insufficient_system_resource": (
+        "capacity",
+        "The provider ran short of capacity and stopped the reply; wait a little and run again.",
+    ),
 }
+"""The ``finish_reason`` values with a cause of their own: the error's ``kind`` and hint."""
 
 
 def to_chat_model_turn(
@@ -449,10 +465,9 @@ def to_chat_model_turn(
     ``profile`` (which quirks are absorbed); the names of the tools the request offered (to
     recognise a call written as text); ``turn``, this model turn's number in the run
     (for the ids the adapter makes); and ``require_reasoning`` (thinking mode on): a reply
-    whose tool calls carry an empty ``reasoning_content`` is refused, since DeepSeek refuses
-    the next request without it (Thinking Mode guide) and there is none to send back. A reply
-    without the field at all comes from a server that does not think, and has nothing to send
-    back.
+    whose tool calls carry no ``reasoning_content`` (the field absent, ``null`` or ``""``) is
+    refused, since DeepSeek refuses the next request without it (Thinking Mode guide) and
+    there is none to send back.
 
     The server quirks of issue 22, each reproduced by
     :class:`~agentcore.providers.local_chat_server.LocalChatServer` in the named mode:
@@ -483,8 +498,9 @@ def to_chat_model_turn(
     tool call and no text (naming a refusal if there is one); a call that is not a function,
     has an empty id or name (or one of another type, named), or whose arguments
     ``parse_arguments`` refuses (malformed or truncated JSON); two calls sharing one id; with
-    ``require_reasoning``, tool calls with an empty ``reasoning_content`` (refused before any
-    handler runs); and any field of the wrong shape. :class:`ServerQuirkError` is a subclass.
+    ``require_reasoning``, tool calls with a missing or empty ``reasoning_content`` (refused
+    before any handler runs); and any field of the wrong shape. :class:`ServerQuirkError` is a
+    subclass.
     """
     secrets = tuple(secrets)
     name = f"Chat completion {redact(repr(completion.get('id', '?')), secrets, limit=60)}"
@@ -507,6 +523,7 @@ def to_chat_model_turn(
         failure = ProviderResponseError(
             f"{name} is not shaped like a Chat Completions object "
             f"({type(error).__name__}: {redact(str(error), secrets)}).",
+            kind="shape",
             hint=_SHAPE_HINT,
         )
     failure.rejected = rejected
@@ -521,11 +538,12 @@ def _only_choice(name: str, choices: object) -> Mapping[str, Any]:
     """The one choice of a reply; the adapter never asks for more (``n`` is not sent), so a
     reply with several is refused rather than read by position."""
     if not isinstance(choices, list) or not choices:
-        raise ProviderResponseError(f"{name} holds no choice.", hint=_SHAPE_HINT)
+        raise ProviderResponseError(f"{name} holds no choice.", kind="no choice", hint=_SHAPE_HINT)
     if len(choices) > 1:
         raise ProviderResponseError(
             f"{name} holds {len(choices)} choices; the adapter asks for one and cannot tell "
             "which the runtime should act on.",
+            kind="several choices",
             hint="Check that nothing between the adapter and the server adds n= to the "
             "request (a proxy, a server default); the turn was rejected.",
         )
@@ -557,18 +575,24 @@ class _Reading:
         message = choice.get("message")
         if message is None:
             what = "whose message is null" if "message" in choice else "without a message"
-            raise ProviderResponseError(f"{name} has a choice {what}.", hint=_SHAPE_HINT)
+            raise ProviderResponseError(
+                f"{name} has a choice {what}.", kind="no message", hint=_SHAPE_HINT
+            )
         if not isinstance(message, Mapping):
             kind = type(message).__name__
             raise ProviderResponseError(
-                f"{name} has a choice whose message is a {kind}, not an object.", hint=_SHAPE_HINT
+                f"{name} has a choice whose message is a {kind}, not an object.",
+                kind="shape",
+                hint=_SHAPE_HINT,
             )
         finish_reason = choice.get("finish_reason")
         if finish_reason not in ("stop", "tool_calls"):
             shown = redact(repr(finish_reason), secrets, limit=60)
+            cause, hint = _FINISHES.get(str(finish_reason), ("unfinished", _UNKNOWN_FINISH_HINT))
             raise ProviderResponseError(
                 f"{name} stopped with finish_reason {shown}, not 'stop' or 'tool_calls'.",
-                hint=_FINISH_HINTS.get(str(finish_reason), _UNKNOWN_FINISH_HINT),
+                kind=cause,
+                hint=hint,
             )
         raw_calls = message.get("tool_calls") or []
         if not isinstance(raw_calls, list):
@@ -584,10 +608,12 @@ class _Reading:
                 raise TypeError(f"{field} is a {type(value).__name__}, not a string")
         text = None if text is None else redact(text, secrets, limit=None)
         thought = None if thought is None else redact(thought, secrets, limit=None)
-        if calls and self.require_reasoning and thought == "":
+        if calls and self.require_reasoning and not thought:  # absent, null or ""
             raise ProviderResponseError(
-                f"{name} calls tools in thinking mode with an empty reasoning_content; DeepSeek "
-                "refuses the next request unless it is sent back, and there is nothing to send.",
+                f"{name} calls tools in thinking mode with a missing or empty reasoning_content; "
+                "DeepSeek refuses the next request unless it is sent back, and there is nothing "
+                "to send.",
+                kind="no reasoning",
                 hint="No tool ran for this turn; run again, or turn thinking off with "
                 "reasoning_effort='none'.",
             )
@@ -608,10 +634,12 @@ class _Reading:
         if refusal:
             raise ProviderResponseError(
                 f"{name} is a refusal, not an answer: {redact(str(refusal), secrets)!r}.",
+                kind="refusal",
                 hint="Rephrase the request.",
             )
         raise ProviderResponseError(
             f"{name} holds no tool call and no text.",
+            kind="empty reply",
             hint="The model produced nothing the runtime can act on; run again.",
         )
 
@@ -625,6 +653,7 @@ class _Reading:
             raise ProviderResponseError(
                 f"The tool call {shown_id} is of type "
                 f"{redact(repr(call.get('type')), secrets, limit=60)}, not a function.",
+                kind="not a function",
                 hint="The runtime can only run function tools; the turn was rejected.",
             )
         function_name = function.get("name")

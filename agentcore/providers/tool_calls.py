@@ -56,18 +56,21 @@ def checked_tool_call(
     if not isinstance(name, str) or not name.strip():
         raise ProviderResponseError(
             f"A {noun} ({id_label} {shown_id}) has {_what(name, name_label, secrets)}.",
+            kind="call name",
             hint="The runtime cannot know which tool to run; the turn was rejected.",
         )
     shown_name = redact(repr(name), secrets, limit=60)
     if not isinstance(call_id, str) or not call_id.strip():
         raise ProviderResponseError(
             f"The {noun} to {shown_name} has {_what(call_id, id_label, secrets)}.",
+            kind="call id",
             hint="Its output could not be paired with it; the turn was rejected.",
         )
     if not isinstance(arguments, str):
         raise ProviderResponseError(
             f"The arguments of function {shown_name} ({id_label} {shown_id}) are a "
             f"{type(arguments).__name__}, not a JSON string.",
+            kind="arguments",
             hint=_ARGUMENTS_HINT,
         )
     parsed = parse_arguments(name, arguments, limit, secrets)
@@ -91,6 +94,7 @@ def unique_calls(calls: list[ToolCall], *, noun: str, id_label: str) -> tuple[To
         if call.call_id in seen:
             raise ProviderResponseError(
                 f"Two {noun}s of the reply share the {id_label} {call.call_id!r}.",
+                kind="shared call id",
                 hint="Their observations could not be told apart; the turn was rejected, "
                 "run again.",
             )
@@ -181,5 +185,7 @@ def parse_arguments(
                 return value
             problem = f"are JSON but not an object (got {type(value).__name__})"
     raise ProviderResponseError(
-        f"The arguments of function {shown} {problem}: {preview!r}.", hint=_ARGUMENTS_HINT
+        f"The arguments of function {shown} {problem}: {preview!r}.",
+        kind="arguments",
+        hint=_ARGUMENTS_HINT,
     )
