@@ -12,9 +12,10 @@ Exit status: 0 when the model answered, 1 when the run failed (the error type, i
 and the counts are printed, without a traceback) or the output could not be written (a full
 disk: one sentence says so), 2 for bad flags, for a provider without its settings (one
 sentence says what to set; no traceback) or for a setting whose value its own check refuses
-(a blank ``--model``, an API key with a non-ASCII character: the error and its explanation), 130 when Ctrl-C interrupted the run
-(its status, why, and the counts are printed), 141 when the reader of the output stopped
-reading (``| head``), quietly, as Unix tools do.
+(a blank ``--model``, an API key with a non-ASCII character: the error and its
+explanation), 130 when Ctrl-C interrupted the run (its status, why, and the counts are
+printed), 141 when the reader of the output stopped reading (``| head``), quietly, as Unix
+tools do.
 
 Language: one rule for everything the command prints (``--help``, flag errors, configuration
 errors and the run itself): ``--language`` when it is given, else the locale (``LC_ALL``,
