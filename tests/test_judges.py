@@ -14,6 +14,8 @@ import importlib
 import importlib.util
 import json
 import textwrap
+import threading
+import time
 from typing import Any
 
 import pytest
@@ -87,6 +89,41 @@ def test_an_endless_loop_gives_a_cross_not_a_hung_kernel(monkeypatch: pytest.Mon
         return [c for c in asked if c not in seen]
     """
     assert judged("unanswered_calls", solution).startswith("✔")
+
+
+def test_a_one_line_endless_loop_gives_a_cross_without_the_alarm(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Where no SIGALRM can stop it (the browser edition, a thread that is not the main one),
+    # the tracer is the only guard; `while True: pass` is one jump to itself and gives it no
+    # "line" event, so its frame must be traced per opcode. Run in a thread (no alarm there),
+    # so that a guard that misses the loop fails this test instead of hanging the suite.
+    monkeypatch.setattr(core, "TIME_LIMIT_SECONDS", 1.0)
+    monkeypatch.setattr(core, "alarm_available", lambda: False)
+    lines: list[str] = []
+    worker = threading.Thread(
+        target=lambda: lines.append(
+            judged("unanswered_calls", "def unanswered_calls(*args):\n    while True: pass\n")
+        ),
+        daemon=True,
+    )
+    started = time.monotonic()
+    worker.start()
+    worker.join(timeout=20)
+    assert not worker.is_alive(), "the one-line loop was never stopped"
+    assert time.monotonic() - started < 20
+    assert len(lines) == 1 and lines[0].startswith("✘") and "1 seconds" in lines[0], lines
+
+
+def test_only_code_that_loops_within_one_line_is_traced_per_opcode() -> None:
+    def code_of(source: str) -> Any:
+        namespace: dict[str, Any] = {}
+        exec(source, namespace)
+        return namespace["f"].__code__
+
+    assert core.loops_within_one_line(code_of("def f():\n    while True: pass\n"))
+    several_lines = "def f(items):\n    total = 0\n    for item in items:\n        total += item\n"
+    assert not core.loops_within_one_line(code_of(several_lines + "    return total\n"))
 
 
 def test_an_answer_that_mutates_the_inputs_changes_nothing_for_the_next() -> None:

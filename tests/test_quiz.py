@@ -15,14 +15,18 @@ from IPython.core.interactiveshell import InteractiveShell
 from IPython.utils.capture import capture_output
 
 from agentcore.course import quiz
-from scripts.lessons import LANGUAGES, NOTEBOOKS, quiz_name, solutions
+from scripts.lessons import LANGUAGES, NOTEBOOKS, PACKAGE_QUIZZES, quiz_name, solutions
 
 SOLUTIONS = [path for language in LANGUAGES for path in solutions(language)]
 # The learner notebooks released from them, beside solutions/.
 LEARNER = [path.parent.parent / path.name for path in SOLUTIONS]
-LESSONS = sorted(
-    {path.name[:2] + ("-appendix" if "-appendix-" in path.name else "") for path in SOLUTIONS}
-)
+# Every quiz file, one per lesson notebook (an appendix's own quiz included): the checks below
+# run on each, so a quiz no lesson name folds into another's is checked too.
+LESSONS = sorted(path.stem for path in PACKAGE_QUIZZES.glob("*.json"))
+
+
+def test_every_quiz_file_is_the_quiz_of_a_lesson_and_every_lesson_has_one() -> None:
+    assert sorted({quiz_name(path) for path in SOLUTIONS}) == LESSONS
 
 
 def lesson_of(path: Path) -> str:
@@ -44,6 +48,9 @@ def test_every_question_has_one_right_choice_and_feedback_on_every_choice(lesson
         assert item["model_answer"].strip()
     for en, zh in zip(english, chinese, strict=True):  # the same right choice in both languages
         assert [c["correct"] for c in en["choices"]] == [c["correct"] for c in zh["choices"]]
+        # the right choice's feedback opens as every quiz's does (the glossary's ✔ 正确 in zh-CN)
+        assert right_choice(en)["feedback"].startswith("Right"), en["question"]
+        assert right_choice(zh)["feedback"].startswith("✔ 正确"), zh["question"]
 
 
 def right_choice(item: dict[str, Any]) -> dict[str, Any]:

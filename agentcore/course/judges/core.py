@@ -22,6 +22,8 @@ judges and register them in :data:`EXERCISES` with :func:`exercise`.
 
 from __future__ import annotations
 
+import dis
+import functools
 import random
 import re
 import signal
@@ -31,7 +33,7 @@ import time
 from collections.abc import Callable, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import FrameType
+from types import CodeType, FrameType
 from typing import Any, TypeVar
 
 from agentcore.course.text import check_language, phrase, resolve_language
@@ -270,6 +272,45 @@ def is_learner_code(frame: FrameType) -> bool:
     return not filename.startswith(_LIBRARY_PREFIXES) and not filename.startswith("<frozen")
 
 
+@functools.lru_cache(maxsize=4096)
+def loops_within_one_line(code: CodeType) -> bool:
+    """Whether ``code`` jumps back to an instruction of the jump's own source line.
+
+    Such a loop may give the tracer no ``"line"`` event at all: ``while True: pass`` compiles
+    to one jump to itself, so line tracing alone never sees it run again. A loop over several
+    lines gives a ``"line"`` event at every round, on every CPython. When in doubt (a
+    bytecode this cannot read), ``True``: the frame is then traced per opcode, which is slower
+    but never misses a round."""
+    try:
+        lines: dict[int, int | None] = {}
+        for start, end, line in code.co_lines():
+            for offset in range(start, end, 2):
+                lines[offset] = line
+        for instruction in dis.get_instructions(code):
+            if "JUMP" not in instruction.opname:
+                continue
+            target = getattr(instruction, "jump_target", None)
+            if target is None:
+                target = instruction.argval
+            if not isinstance(target, int):
+                return True
+            if target <= instruction.offset and lines.get(target) == lines.get(instruction.offset):
+                return True
+        return False
+    except Exception:  # an unknown bytecode layout: trace every opcode rather than miss a loop
+        return True
+
+
+def alarm_available() -> bool:
+    """Whether SIGALRM can interrupt this thread: not in the browser edition (Pyodide), not on
+    a platform without ``signal.setitimer`` (Windows), not outside the main thread."""
+    return (
+        sys.platform != "emscripten"
+        and hasattr(signal, "setitimer")
+        and threading.current_thread() is threading.main_thread()
+    )
+
+
 class Budget:
     """A deadline enforced in learner code by ``sys.settrace`` and, where it exists, SIGALRM.
 
@@ -278,7 +319,9 @@ class Budget:
     loop at its next line. ``signal.setitimer`` also stops a loop stuck in one C call
     (``time.sleep``), but only in the main thread of a process that has it, so it is added
     there and the trace is the fallback. Only learner frames get line tracing, so the
-    runtime's own code runs at nearly full speed.
+    runtime's own code runs at nearly full speed; a learner frame whose code loops within one
+    line (``while True: pass``, which gives no line event) is traced per opcode as well
+    (:func:`loops_within_one_line`), so the fallback stops it too.
     """
 
     def __init__(self, seconds: float) -> None:
@@ -301,6 +344,8 @@ class Budget:
             return None
         if self._over():
             raise TimeLimitExceeded(self.seconds)
+        if loops_within_one_line(frame.f_code):
+            frame.f_trace_opcodes = True
         return self._line
 
     def _alarm(self, signum: int, frame: FrameType | None) -> None:
@@ -311,11 +356,7 @@ class Budget:
         """Run ``work`` under the deadline; restore any earlier tracer and alarm handler."""
         self.deadline = time.monotonic() + self.seconds
         previous_trace = sys.gettrace()
-        use_alarm = (
-            sys.platform != "emscripten"
-            and hasattr(signal, "setitimer")
-            and threading.current_thread() is threading.main_thread()
-        )
+        use_alarm = alarm_available()
         previous_handler: Any = None
         if use_alarm:
             previous_handler = signal.signal(signal.SIGALRM, self._alarm)
