@@ -4,7 +4,9 @@ Each rig below was found by trying to score without solving: a patch made and un
 judge judges (an audit hook or a profiler timed on the judge's own tracer), a package module
 imported only by a lesson cell, a frozen package object or a function's defaults changed in
 place, an IPython hook that defines a later answer, a fork that holds the grade's output, and a
-later cell that hangs inside one C call. Each is judged as the teacher's autograde judges it
+later cell that hangs inside one C call; then a second attacker's: a signal handler that forges
+the verdict lines, the run's nonce read from /proc/self/mem, the judges' case tables looked up,
+and a .pth file written into site-packages. Each is judged as the teacher's autograde judges it
 (:func:`agentcore.course.judges.grade.judge_notebook`, a fresh interpreter) and must score zero.
 Answers that count their calls are judged in-process, as the self-check judges them.
 """
@@ -264,6 +266,34 @@ RIGS["the run's nonce read from /proc/self/mem"] = (
     "unanswered_calls",
     UNANSWERED_WRONG + READ_NONCE,
 )
+
+# A signal handler receives the frame it interrupted: walking f_back to the runner's frame, it
+# read the nonce and the verdicts' channel and wrote a ✔ line for every exercise. Set through
+# the signal module, or a fresh copy of the built-in _signal (which no wrapper would cover).
+FORGE_IN_A_HANDLER = """
+import os, signal
+def forge(number, frame):
+    while frame is not None:
+        names = frame.f_locals
+        if "nonce" in names and "out" in names:
+            line = names["nonce"] + repr({"unanswered_calls": [True, "forged"]}) + "\\n"
+            os.write(names["out"], line.encode())
+        frame = frame.f_back
+"""
+SET_HANDLER = {
+    "signal.signal": "signal.signal(signal.SIGUSR1, forge)\n",
+    "a fresh _signal module": (
+        "import _imp\n"
+        "from importlib.machinery import ModuleSpec\n"
+        "_imp.create_builtin(ModuleSpec('_signal', None)).signal(signal.SIGUSR1, forge)\n"
+    ),
+}
+for way, setting in SET_HANDLER.items():
+    RIGS[f"verdicts forged by a signal handler set through {way}"] = (
+        "03-errors.ipynb",
+        "unanswered_calls",
+        UNANSWERED_WRONG + FORGE_IN_A_HANDLER + setting + "signal.raise_signal(signal.SIGUSR1)\n",
+    )
 
 # The judges' own case tables hold every fixed input beside its expected list: a function that
 # looked its input up there was right on every case. Each verdict now adds cases made up for it.

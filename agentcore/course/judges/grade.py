@@ -22,24 +22,23 @@ computed here instead:
   traceback, editing files or the gradebook) changes the score. README's teacher section shows
   the one configuration line.
 
-Residual limits (written down, not hidden): the answer is judged in the interpreter that runs it.
-The runner refuses the ways found to patch the judge while it judges (an audit hook refuses
-profilers, tracers, audit hooks, gc's object lists, ``ctypes``, new processes, every way to
-get a frame to learner code, so it cannot walk ``f_back`` to the judge's locals, and opening
+Residual limits (written down, not hidden): the answer is judged in the interpreter that runs
+it. The runner refuses the ways found to patch the judge while it judges (an audit hook refuses
+profilers, tracers, audit hooks, gc's object lists, ``ctypes``, new processes, every way to get
+a frame to learner code, so it cannot walk ``f_back`` to the judge's locals, and opening
 anything under ``/proc`` or a relative path, so the nonce cannot be read from
-``/proc/self/mem``; the whole package, package objects, function defaults, gc callbacks,
-signal handlers and IPython's hooks are watched), and the interpreter starts without
-``site`` (no ``.pth`` file runs in it). The list-of-call_ids exercises add inputs made up for
-each verdict, so their case tables cannot be looked up. But a library that wraps a frame of
-the learner's own and hands it back (pytest's traceback entries) leads on through
-``f_back``, which is not audited; a signal handler still receives the interrupted frame
-(``signal.signal`` and ``signal.raise_signal`` are not audited), and from the runner's frame
-it can forge every verdict line; a ``__del__`` can patch and un-patch a judge at a moment of
-its own choosing; code compiled under a library's filename passes for library code (README,
-issue 18). And learner code runs with the grader's permissions, so it can read or edit files
-outside the notebook (the teacher's source folder). Grade in a container or a JupyterHub
-user's own account for a class where that matters; judging in a process of its own, calling
-the learner's functions with plain data, would close the first limit.
+``/proc/self/mem``; the whole package, package objects, function defaults, gc callbacks, signal
+handlers and IPython's hooks are watched), the interpreter starts without ``site`` (no ``.pth``
+file runs in it), and the run happens in a thread of its own, where no signal handler can be set
+(one received the interrupted frame and forged every verdict line). The list-of-call_ids
+exercises add inputs made up for each verdict, so their case tables cannot be looked up. But a
+library that wraps a frame of the learner's own and hands it back (pytest's traceback entries)
+leads on through ``f_back``, which is not audited; a ``__del__`` can patch and un-patch a judge
+at a moment of its own choosing; code compiled under a library's filename passes for library
+code (README, issue 18). And learner code runs with the grader's permissions, so it can read or
+edit files outside the notebook (the teacher's source folder). Grade in a container or a
+JupyterHub user's own account for a class where that matters; judging in a process of its own,
+calling the learner's functions with plain data, would close the first limit.
 """
 
 from __future__ import annotations

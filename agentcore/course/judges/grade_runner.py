@@ -20,6 +20,7 @@ under ``/proc`` (:func:`_opens_the_process`) to learner code.
 
 from __future__ import annotations
 
+import _thread
 import builtins
 import contextlib
 import copy
@@ -430,19 +431,48 @@ def main() -> None:
 
     If the run itself breaks, its traceback goes to the real stdout without the nonce (the
     caller then reports that the grading run did not report, and a teacher can read why).
+
+    The run happens in a thread of its own (:func:`_work`), started with ``_thread`` so that no
+    ``threading.Thread`` object keeps its arguments. Python lets only the main thread set a
+    signal handler and runs handlers only there, so no answer can set one (``signal.signal``
+    raises ``ValueError`` in the run's thread, a fresh copy of ``_signal`` too), and the main
+    thread, which only waits, holds nothing of the request: a handler's frame cannot lead to
+    the nonce (issue 18: a handler walked ``f_back`` from the frame it received to the
+    runner's and wrote every verdict itself). The cost: the judges' time limit stops learner
+    code by its tracer alone there (``SIGALRM`` is the main thread's), so one C call that
+    blocks (``time.sleep``) runs until the caller's limit for the whole run.
     """
-    request = json.loads(sys.stdin.read())
     out = os.dup(1)
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, 1)
     os.dup2(devnull, 2)
+    finished = _thread.allocate_lock()
+    finished.acquire()
+    with contextlib.suppress(ValueError):  # a platform that refuses the size keeps its own
+        _thread.stack_size(_STACK_BYTES)
+    _thread.start_new_thread(_work, (out, finished))
+    while True:  # the run's thread ends the process (os._exit); a Ctrl-C here ends nothing
+        with contextlib.suppress(KeyboardInterrupt):
+            finished.acquire()
+            break
+    os._exit(1)
+
+
+_STACK_BYTES = 64 * 1024 * 1024
+"""The run's thread's stack: as deep as a main thread's usually is, for deep learner code."""
+
+
+def _work(out: int, finished: Any) -> None:
+    """The grading run, in its own thread: read the request, grade, end the process."""
     try:
-        _grade(request, out)
+        _grade(json.loads(sys.stdin.read()), out)
     except BaseException:  # the runner's own failure: say why, then end without verdicts
         data = traceback.format_exc().encode("utf-8")
         while data:
             data = data[_WRITE(out, data) :]
         os._exit(1)
+    finally:
+        finished.release()
 
 
 def _grade(request: dict[str, Any], out: int) -> None:
