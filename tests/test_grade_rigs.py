@@ -4,7 +4,9 @@ Each rig below was found by trying to score without solving: a patch made and un
 judge judges (an audit hook or a profiler timed on the judge's own tracer), a package module
 imported only by a lesson cell, a frozen package object or a function's defaults changed in
 place, an IPython hook that defines a later answer, a fork that holds the grade's output, and a
-later cell that hangs inside one C call. Each is judged as the teacher's autograde judges it
+later cell that hangs inside one C call; then a second attacker's: a signal handler that forges
+the verdict lines, the run's nonce read from /proc/self/mem, the judges' case tables looked up,
+and a .pth file written into site-packages. Each is judged as the teacher's autograde judges it
 (:func:`agentcore.course.judges.grade.judge_notebook`, a fresh interpreter) and must score zero.
 Answers that count their calls are judged in-process, as the self-check judges them.
 """
@@ -12,6 +14,7 @@ Answers that count their calls are judged in-process, as the self-check judges t
 from __future__ import annotations
 
 import copy
+import sysconfig
 import textwrap
 from pathlib import Path
 from typing import Any
@@ -233,6 +236,82 @@ def unanswered_calls(messages):
 )
 
 
+# The run's nonce (what marks the verdict lines on the runner's output) lies in the run's own
+# memory: read from /proc/self/mem, it let an answer cell write a ✔ line for every exercise.
+READ_NONCE = r"""
+import os, re
+found = set()
+maps = open("/proc/self/maps")
+with maps, open("/proc/self/mem", "rb", buffering=0) as memory:
+    for line in maps:
+        span, permissions = line.split()[:2]
+        start, end = (int(part, 16) for part in span.split("-"))
+        if not permissions.startswith("r") or end - start > 1 << 28:
+            continue
+        try:
+            memory.seek(start)
+            found.update(re.findall(rb"(?<![0-9a-f])([0-9a-f]{32})\x00", memory.read(end - start)))
+        except OSError:
+            continue
+for nonce in found:
+    forged = nonce + repr({"unanswered_calls": [True, "forged"]}).encode() + b"\n"
+    for descriptor in range(3, 12):
+        try:
+            os.write(descriptor, forged)
+        except OSError:
+            pass
+"""
+RIGS["the run's nonce read from /proc/self/mem"] = (
+    "03-errors.ipynb",
+    "unanswered_calls",
+    UNANSWERED_WRONG + READ_NONCE,
+)
+
+# A signal handler receives the frame it interrupted: walking f_back to the runner's frame, it
+# read the nonce and the verdicts' channel and wrote a ✔ line for every exercise. Set through
+# the signal module, or a fresh copy of the built-in _signal (which no wrapper would cover).
+FORGE_IN_A_HANDLER = """
+import os, signal
+def forge(number, frame):
+    while frame is not None:
+        names = frame.f_locals
+        if "nonce" in names and "out" in names:
+            line = names["nonce"] + repr({"unanswered_calls": [True, "forged"]}) + "\\n"
+            os.write(names["out"], line.encode())
+        frame = frame.f_back
+"""
+SET_HANDLER = {
+    "signal.signal": "signal.signal(signal.SIGUSR1, forge)\n",
+    "a fresh _signal module": (
+        "import _imp\n"
+        "from importlib.machinery import ModuleSpec\n"
+        "_imp.create_builtin(ModuleSpec('_signal', None)).signal(signal.SIGUSR1, forge)\n"
+    ),
+}
+for way, setting in SET_HANDLER.items():
+    RIGS[f"verdicts forged by a signal handler set through {way}"] = (
+        "03-errors.ipynb",
+        "unanswered_calls",
+        UNANSWERED_WRONG + FORGE_IN_A_HANDLER + setting + "signal.raise_signal(signal.SIGUSR1)\n",
+    )
+
+# The judges' own case tables hold every fixed input beside its expected list: a function that
+# looked its input up there was right on every case. Each verdict now adds cases made up for it.
+RIGS["the judge's case table looked up"] = (
+    "03-errors.ipynb",
+    "unanswered_calls",
+    """
+forget("unanswered_calls")
+from agentcore.course.judges import lesson03
+def unanswered_calls(messages):
+    for _case, given, expected in lesson03.UNANSWERED_CASES:
+        if given == messages:
+            return list(expected)
+    return []
+""",
+)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("rig", sorted(RIGS))
 def test_a_rig_scores_zero(rig: str) -> None:
@@ -280,6 +359,61 @@ def test_a_later_cell_that_hangs_in_c_code_keeps_the_earlier_points() -> None:
     )
     assert results["break_second_turn"][0] is True, results
     assert results["unanswered_calls"][0] is False
+
+
+PTH = "zz_agentcore_grade_rig.pth"
+
+
+@pytest.mark.slow
+def test_a_pth_file_an_answer_cell_writes_changes_no_later_grade(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A .pth file in site-packages runs at the start of every later interpreter there, before
+    # the runner: it patched the judge before the snapshot was taken, so a wrong answer of a
+    # later grading run scored. The grading interpreter now runs without site (-S). The file
+    # does nothing without this test's variable, for any other process that starts meanwhile.
+    monkeypatch.setenv(
+        "AGENTCORE_GRADE_RIG_PTH",
+        "import agentcore.course.judges.lesson03 as judges; judges.same = lambda left, right: True",
+    )
+    written = Path(sysconfig.get_paths()["purelib"]) / PTH
+    writer = (
+        UNANSWERED_WRONG
+        + f"""
+import sysconfig
+from pathlib import Path
+Path(sysconfig.get_paths()["purelib"], "{PTH}").write_text(
+    "import os; exec(os.environ.get('AGENTCORE_GRADE_RIG_PTH', ''))\\n"
+)
+"""
+    )
+    try:
+        assert not graded("03-errors.ipynb", "unanswered_calls", writer)[0]
+        assert written.is_file()
+        ok, line = graded("03-errors.ipynb", "unanswered_calls", UNANSWERED_WRONG)
+        assert not ok, line
+    finally:
+        written.unlink(missing_ok=True)
+
+
+def test_a_function_that_looks_its_input_up_in_the_case_table_is_not_accepted() -> None:
+    # The self-check's judges are the grade's: each verdict adds inputs made up for it alone.
+    for exercise, table, argument in (
+        ("unanswered_calls", "lesson03.UNANSWERED_CASES", "messages"),
+        ("unpaired_outputs", "lesson05.ITEMS_CASES", "items"),
+    ):
+        line = judged(
+            exercise,
+            f"""
+            from agentcore.course.judges import lesson03, lesson05
+            def {exercise}({argument}):
+                for _case, given, expected in {table}:
+                    if given == {argument}:
+                        return list(expected)
+                return []
+            """,
+        )
+        assert line.startswith("✘") and "call_ids of its own" in line, line
 
 
 def judged(exercise: str, code: str) -> str:

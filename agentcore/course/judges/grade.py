@@ -6,9 +6,10 @@ computed here instead:
 
 * :func:`judge_notebook` builds a run of the teacher's source notebook in which each answer cell
   is replaced by the learner's (matched by nbgrader ``grade_id``; its names cleared first) and
-  grade cells are left out, and runs it in ``python -I -m agentcore.course.judges.grade_runner``
-  (a new interpreter, under a time limit). The runner judges each answer after putting back
-  everything the judge relies on, and refuses a verdict if the judge was changed while judging.
+  grade cells are left out, and runs it in a new interpreter (``python -I -S``, see
+  :func:`runner_command`; :mod:`agentcore.course.judges.grade_runner`) under a time limit.
+  The runner judges each answer after putting back everything the judge relies on, and
+  refuses a verdict if the judge was changed while judging.
 * :func:`graded` is what a hidden test calls (``graded("exercise", "NN-name.ipynb")``): it reads
   the notebook being graded from the kernel's working directory and the teacher's source from
   nbgrader's course layout, and raises ``AssertionError`` unless the answer is accepted.
@@ -21,21 +22,23 @@ computed here instead:
   traceback, editing files or the gradebook) changes the score. README's teacher section shows
   the one configuration line.
 
-Residual limits (written down, not hidden): the answer is judged in the interpreter that runs it.
-The runner refuses the ways found to patch the judge while it judges (an audit hook refuses
-profilers, tracers, audit hooks, gc's object lists, ``ctypes``, new processes and every way to
-get a frame to learner code, so it cannot walk ``f_back`` to the judge's locals; the whole
-package, package objects, function defaults, gc callbacks, signal handlers and IPython's hooks
-are watched), but a library that wraps a frame of the learner's own and hands it back
-(pytest's traceback entries) leads on through ``f_back``, which is not audited; a signal
-handler still receives the interrupted frame (``signal.signal`` and ``signal.raise_signal`` are
-not audited), and from the runner's frame it can forge every verdict line; a ``__del__``
-can patch and un-patch a judge at a moment of its own choosing; code compiled under a library's
-filename passes for library code; README lists the rest a second attacker found (issue 18).
-And learner code runs with the grader's permissions, so it can read or edit files outside the
-notebook (the teacher's source folder). Grade in a container or a JupyterHub user's own
-account for a class where that matters; judging in a process of its own, calling the learner's
-functions with plain data, would close the first limit.
+Residual limits (written down, not hidden): the answer is judged in the interpreter that runs
+it. The runner refuses the ways found to patch the judge while it judges (an audit hook refuses
+profilers, tracers, audit hooks, gc's object lists, ``ctypes``, new processes, every way to get
+a frame to learner code, so it cannot walk ``f_back`` to the judge's locals, and opening
+anything under ``/proc`` or a relative path, so the nonce cannot be read from
+``/proc/self/mem``; the whole package, package objects, function defaults, gc callbacks, signal
+handlers and IPython's hooks are watched), the interpreter starts without ``site`` (no ``.pth``
+file runs in it), and the run happens in a thread of its own, where no signal handler can be set
+(one received the interrupted frame and forged every verdict line). The list-of-call_ids
+exercises add inputs made up for each verdict, so their case tables cannot be looked up. But a
+library that wraps a frame of the learner's own and hands it back (pytest's traceback entries)
+leads on through ``f_back``, which is not audited; a ``__del__`` can patch and un-patch a judge
+at a moment of its own choosing; code compiled under a library's filename passes for library
+code (README, issue 18). And learner code runs with the grader's permissions, so it can read or
+edit files outside the notebook (the teacher's source folder). Grade in a container or a
+JupyterHub user's own account for a class where that matters; judging in a process of its own,
+calling the learner's functions with plain data, would close the first limit.
 """
 
 from __future__ import annotations
@@ -48,6 +51,7 @@ import secrets
 import signal
 import subprocess
 import sys
+import sysconfig
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -185,7 +189,7 @@ def judge_notebook(
     }
     # A session of its own, so whatever the run leaves behind is stopped with it.
     runner = subprocess.Popen(
-        [sys.executable, "-I", "-m", "agentcore.course.judges.grade_runner"],
+        runner_command(),
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
@@ -213,6 +217,28 @@ def judge_notebook(
     for name in want:  # an exercise the run never reached (no answer cell for it, or a hang)
         judged.setdefault(name, failed[name])
     return {name: judged[name] for name in want}
+
+
+def runner_command() -> list[str]:
+    """The command line of the fresh interpreter a grade is computed in.
+
+    ``-I`` (no ``PYTHON*`` environment variables, no user site, no script folder) and ``-S``:
+    Python's ``site`` does not run, so no ``.pth`` file or ``sitecustomize`` module in
+    site-packages runs code before the runner's own (an answer cell, or the learner's notebook
+    run by nbgrader's ``Execute``, can write one there, and it would run first in every later
+    grading run). :mod:`agentcore.course.judges.grade_boot` does instead what the runner needs
+    of ``site``, from the settings given here: this interpreter's ``sys.prefix`` and
+    ``sys.exec_prefix``, its site-packages folders and the folder that holds ``agentcore`` (an
+    editable install reaches it through a ``.pth`` file, which ``-S`` skips)."""
+    folders = [sysconfig.get_paths()[key] for key in ("purelib", "platlib")]
+    folders.append(str(Path(__file__).resolve().parents[3]))
+    settings = {
+        "prefix": sys.prefix,
+        "exec_prefix": sys.exec_prefix,
+        "path": list(dict.fromkeys(folders)),
+    }
+    boot = Path(__file__).resolve().with_name("grade_boot.py")
+    return [sys.executable, "-I", "-S", str(boot), json.dumps(settings)]
 
 
 def _stop_session(session: int) -> None:

@@ -1,4 +1,4 @@
-"""The fresh interpreter a grade is computed in (``python -I -m ...judges.grade_runner``).
+"""The fresh interpreter a grade is computed in (``python -I -S``: ``grade.runner_command``).
 
 Reads one JSON request on stdin (written by :func:`agentcore.course.judges.grade.judge_notebook`):
 ``{"nonce": str, "language": "en"|"zh-CN", "cells": [{"source": str, "exercise": str|None,
@@ -14,11 +14,13 @@ original stdout one line per verdict, as soon as it is given: the nonce, then
 object can rewrite it; read back with ``ast.literal_eval``). Everything the cells print goes to
 ``/dev/null``. Before any learner code runs it imports the whole package (so every module is
 watched) and installs an audit hook (:func:`_refusing_hook`) that refuses profilers,
-tracers, more audit hooks, gc's object lists, ``ctypes`` and new processes to learner code.
+tracers, more audit hooks, gc's object lists, ``ctypes``, new processes and opening anything
+under ``/proc`` (:func:`_opens_the_process`) to learner code.
 """
 
 from __future__ import annotations
 
+import _thread
 import builtins
 import contextlib
 import copy
@@ -114,7 +116,7 @@ def _import_the_package() -> None:
     import agentcore
 
     for module in pkgutil.walk_packages(agentcore.__path__, "agentcore."):
-        if module.name.endswith(("__main__", "grade_runner")):
+        if module.name.endswith(("__main__", "grade_runner", "grade_boot")):
             continue  # the command line (it would run) and this runner (it is running)
         with contextlib.suppress(ImportError):
             importlib.import_module(module.name)
@@ -215,7 +217,13 @@ def _refusing_hook(learning: list[bool]) -> Any:
         frames = event == "sys._getframe" or (
             event == "object.__getattr__" and args[1] in _FRAME_ATTRIBUTES
         )
-        if not frames and event not in _REFUSED_EVENTS and not event.startswith("ctypes."):
+        opening = event == "open"
+        if (
+            not frames
+            and not opening
+            and event not in _REFUSED_EVENTS
+            and not event.startswith("ctypes.")
+        ):
             return
         if event == "sys.addaudithook":
             raise RuntimeError("grading: no audit hook may be added")
@@ -224,6 +232,10 @@ def _refusing_hook(learning: list[bool]) -> Any:
         busy[0] = True
         try:
             caller = sys._getframe(1)
+            if opening:
+                if _opens_the_process(args[0]):
+                    _refuse_under_learner(event, caller)
+                return
             if frames:
                 # a frame in learner hands reaches the judge's frames (f_back) and their
                 # locals: the expected values, the graded keys, the snapshot of the judge
@@ -240,6 +252,27 @@ def _refusing_hook(learning: list[bool]) -> Any:
             busy[0] = False
 
     return refuse
+
+
+def _opens_the_process(path: Any) -> bool:
+    """Whether opening ``path`` (an ``open`` audit event's first argument) may reach ``/proc``.
+
+    ``/proc/self/mem`` holds the whole run's memory, the run's verdict channel included (issue
+    18: an answer found the nonce there and wrote every verdict itself); the rest of ``/proc``
+    holds nothing an answer needs. A path is resolved through its links first; a relative one
+    counts too, because the ``open`` event does not say which folder (``dir_fd``) it is
+    relative to. An open file descriptor (an ``int``) is already open: it passes. The event
+    hands over a path already converted to ``str`` or ``bytes``; anything else counts too, so
+    no object of the learner's is asked for a name here."""
+    if type(path) is int:
+        return False
+    if type(path) not in (str, bytes):
+        return True
+    name = os.fsdecode(path)
+    if not os.path.isabs(name):
+        return True
+    real = os.path.realpath(name)
+    return real == "/proc" or real.startswith("/proc/")
 
 
 def _refuse_under_learner(event: str, caller: FrameType | None) -> None:
@@ -398,19 +431,48 @@ def main() -> None:
 
     If the run itself breaks, its traceback goes to the real stdout without the nonce (the
     caller then reports that the grading run did not report, and a teacher can read why).
+
+    The run happens in a thread of its own (:func:`_work`), started with ``_thread`` so that no
+    ``threading.Thread`` object keeps its arguments. Python lets only the main thread set a
+    signal handler and runs handlers only there, so no answer can set one (``signal.signal``
+    raises ``ValueError`` in the run's thread, a fresh copy of ``_signal`` too), and the main
+    thread, which only waits, holds nothing of the request: a handler's frame cannot lead to
+    the nonce (issue 18: a handler walked ``f_back`` from the frame it received to the
+    runner's and wrote every verdict itself). The cost: the judges' time limit stops learner
+    code by its tracer alone there (``SIGALRM`` is the main thread's), so one C call that
+    blocks (``time.sleep``) runs until the caller's limit for the whole run.
     """
-    request = json.loads(sys.stdin.read())
     out = os.dup(1)
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, 1)
     os.dup2(devnull, 2)
+    finished = _thread.allocate_lock()
+    finished.acquire()
+    with contextlib.suppress(ValueError):  # a platform that refuses the size keeps its own
+        _thread.stack_size(_STACK_BYTES)
+    _thread.start_new_thread(_work, (out, finished))
+    while True:  # the run's thread ends the process (os._exit); a Ctrl-C here ends nothing
+        with contextlib.suppress(KeyboardInterrupt):
+            finished.acquire()
+            break
+    os._exit(1)
+
+
+_STACK_BYTES = 64 * 1024 * 1024
+"""The run's thread's stack: as deep as a main thread's usually is, for deep learner code."""
+
+
+def _work(out: int, finished: Any) -> None:
+    """The grading run, in its own thread: read the request, grade, end the process."""
     try:
-        _grade(request, out)
+        _grade(json.loads(sys.stdin.read()), out)
     except BaseException:  # the runner's own failure: say why, then end without verdicts
         data = traceback.format_exc().encode("utf-8")
         while data:
             data = data[_WRITE(out, data) :]
         os._exit(1)
+    finally:
+        finished.release()
 
 
 def _grade(request: dict[str, Any], out: int) -> None:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import copy
 import json
+import os
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from agentcore.course.judges.core import (
@@ -67,6 +69,7 @@ TOKYO = ("call-tokyo", "get_teaching_weather", {"city": "Tokyo"})
 PARIS = ("call-paris", "get_teaching_weather", {"city": "Paris"})
 CONVERT = ("call-convert", "celsius_to_fahrenheit", {"temperature_c": 18.0})
 TOKYO_RECORD = {"city": "Tokyo", "temperature_c": 18.0, "condition": "cloudy"}
+CITIES = ("Tokyo", "Paris")
 
 UNANSWERED_CASES: tuple[tuple[str, list[dict[str, Any]], list[str]], ...] = (
     ("case_stopped", [USER, _request(TOKYO, PARIS)], ["call-tokyo", "call-paris"]),
@@ -134,10 +137,75 @@ UNANSWERED_CASES: tuple[tuple[str, list[dict[str, Any]], list[str]], ...] = (
 )
 
 
-def judge_lists(name: str, function: Any, cases: Any, wrong_key: str, right_key: str) -> Judgement:
+Case = tuple[str, list[dict[str, Any]], list[str]]
+"""(message key naming the case, the input, the list a right answer returns)."""
+
+FRESH_CASES = 3
+"""How many made-up cases each verdict adds to a fixed table (:func:`fresh_transcripts`)."""
+
+
+def draw(below: int) -> int:
+    """A number from 0 to ``below - 1`` drawn from ``os.urandom``: no seed a learner's code
+    sets, and no random-number object it can patch, decides a made-up case."""
+    return int.from_bytes(os.urandom(8), "big") % below
+
+
+def fresh_call_id(taken: set[str]) -> str:
+    """A call_id never drawn before in ``taken`` (which it joins): ``call-`` and 10 hex digits."""
+    while True:
+        call_id = "call-" + os.urandom(5).hex()
+        if call_id not in taken:
+            taken.add(call_id)
+            return call_id
+
+
+def fresh_transcripts(count: int = FRESH_CASES) -> tuple[Case, ...]:
+    """``count`` transcripts made up for one verdict, each with the call_ids left unanswered.
+
+    Each is built turn by turn as a run leaves it (one to three turns of one to three calls
+    with call_ids of their own, each turn followed by the observations of some of its calls,
+    in any order, at least one call left unanswered), and its expected list is known from
+    how it was built. So no table of the fixed cases' answers, looked up by input, agrees with
+    every verdict (issue 18: a function that looks its input up in :data:`UNANSWERED_CASES`),
+    and there is no reference function an answer could call."""
+    cases: list[Case] = []
+    while len(cases) < count:
+        taken: set[str] = set()
+        messages: list[dict[str, Any]] = [dict(USER)]
+        requested: list[str] = []
+        observed: set[str] = set()
+        for _turn in range(1 + draw(3)):
+            calls = [
+                (fresh_call_id(taken), "get_teaching_weather", {"city": CITIES[draw(2)]})
+                for _call in range(1 + draw(3))
+            ]
+            messages.append(_request(*calls))
+            answered = [c for c in calls if draw(5) < 3]
+            answered.sort(key=lambda _call: draw(1 << 30))
+            for call_id, name, arguments in answered:
+                record = {**TOKYO_RECORD, "city": arguments["city"]}
+                messages.append(_observation(call_id, name, record))
+                observed.add(call_id)
+            requested.extend(call_id for call_id, _name, _arguments in calls)
+        expected = [c for c in requested if c not in observed]
+        if expected:  # one left open at least: an answer returning [] for a case it cannot
+            cases.append(("case_fresh_transcript", messages, expected))  # look up is wrong
+    return tuple(cases)
+
+
+def judge_lists(
+    name: str,
+    function: Any,
+    cases: Sequence[Case],
+    wrong_key: str,
+    right_key: str,
+    fresh: Callable[[], Sequence[Case]] = tuple,
+) -> Judgement:
     """Call ``function`` on a deep copy of each case's input; its lists beside the expected.
 
-    Used by every "write a function that returns a list of call_ids" exercise. A case's input
+    Used by every "write a function that returns a list of call_ids" exercise. The cases are
+    the fixed table ``cases`` and the ones ``fresh()`` makes up for this verdict alone (call_ids
+    of their own, so no answer can look its input up in the table). A case's input
     is rebuilt for every call, so an answer that mutates it changes nothing for the next; an
     answer that changes the list it was given is refused (a transcript or a request is read
     to be checked, and what already happened is never lost). A result that is not a list, or a
@@ -145,8 +213,9 @@ def judge_lists(name: str, function: Any, cases: Any, wrong_key: str, right_key:
     naming the expected form before any case is compared. Each case is asked twice, in a
     random order (:func:`~agentcore.course.judges.core.asked_twice`).
     """
-    wrong: list[str] = []
-    for case, given, expected in asked_twice(cases):
+    every = [*cases, *fresh()]
+    wrong: set[int] = set()
+    for index, (_case, given, expected) in asked_twice(list(enumerate(every))):
         handed = copy.deepcopy(given)
         got = call(name, function, handed)
         if type(handed) is not list or not same(plain(handed), given):
@@ -159,10 +228,11 @@ def judge_lists(name: str, function: Any, cases: Any, wrong_key: str, right_key:
         strange = [item for item in items if type(item) is not str]
         if strange:  # a message or call dict instead of its call_id: name the expected form
             return False, "not_call_ids", {"name": name, "kind": kind(strange[0])}
-        if not same(items, expected) and case not in wrong:
-            wrong.append(case)
-    if wrong:
-        return False, wrong_key, {"wrong": len(wrong), "total": len(cases), "case_key": wrong[0]}
+        if not same(items, expected):
+            wrong.add(index)
+    if wrong:  # the hint names the first wrong case of the table, else a made-up one
+        first = every[min(wrong)][0]
+        return False, wrong_key, {"wrong": len(wrong), "total": len(every), "case_key": first}
     return True, right_key, {}
 
 
@@ -175,4 +245,5 @@ def unanswered_calls(ns: Namespace) -> Judgement:
         UNANSWERED_CASES,
         "transcripts_wrong",
         "unanswered_right",
+        fresh_transcripts,
     )

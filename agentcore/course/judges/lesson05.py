@@ -5,7 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from agentcore.course.judges.core import Judgement, Namespace, exercise
-from agentcore.course.judges.lesson03 import judge_lists
+from agentcore.course.judges.lesson03 import (
+    FRESH_CASES,
+    Case,
+    draw,
+    fresh_call_id,
+    judge_lists,
+)
 
 
 def _call_item(call_id: str) -> dict[str, Any]:
@@ -63,9 +69,48 @@ ITEMS_CASES: tuple[tuple[str, list[dict[str, Any]], list[str]], ...] = (
 )
 
 
+def fresh_items(count: int = FRESH_CASES) -> tuple[Case, ...]:
+    """``count`` request inputs made up for one verdict, each with its unpaired outputs' call_ids.
+
+    Each is built item by item (perhaps the user's request first, then two to six items: a
+    call with a call_id of its own or of an earlier lone output, an output for an earlier
+    call, or an output for no earlier call; one such output at least), and its expected list
+    is known from how it was built. So no table of :data:`ITEMS_CASES`' answers, looked up by
+    input, agrees with every verdict, and there is no reference function an answer could call
+    (issue 18)."""
+    cases: list[Case] = []
+    while len(cases) < count:
+        taken: set[str] = set()
+        items: list[dict[str, Any]] = [dict(REQUEST_ITEM)] if draw(2) else []
+        called: list[str] = []
+        lone: list[str] = []
+        expected: list[str] = []
+        for _step in range(2 + draw(5)):
+            roll = draw(10)
+            if roll < 4:  # a call: new, or for an output that came before it
+                call_id = lone.pop() if lone and roll < 1 else fresh_call_id(taken)
+                items.append(_call_item(call_id))
+                called.append(call_id)
+            elif roll < 7 and called:
+                items.append(_output_item(called[draw(len(called))]))
+            else:  # an output no earlier call asked for: unpaired
+                call_id = fresh_call_id(taken)
+                lone.append(call_id)
+                items.append(_output_item(call_id))
+                expected.append(call_id)
+        if expected:  # one unpaired at least: [] for an input an answer cannot look up is wrong
+            cases.append(("case_fresh_items", items, expected))
+    return tuple(cases)
+
+
 @exercise("unpaired_outputs", ("unpaired_outputs",))
 def unpaired_outputs(ns: Namespace) -> Judgement:
     """``unpaired_outputs(items)``: the outputs' call_ids with no earlier call, as a list."""
     return judge_lists(
-        "unpaired_outputs", ns["unpaired_outputs"], ITEMS_CASES, "items_wrong", "items_right"
+        "unpaired_outputs",
+        ns["unpaired_outputs"],
+        ITEMS_CASES,
+        "items_wrong",
+        "items_right",
+        fresh_items,
     )
