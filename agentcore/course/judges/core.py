@@ -255,9 +255,13 @@ class FixtureFailed(Exception):
 class TimeLimitExceeded(BaseException):
     """The learner's code ran past :data:`TIME_LIMIT_SECONDS`.
 
-    A ``BaseException``, so a learner's ``except Exception`` does not swallow it; the guard
-    raises it again at every later line of learner code, so ``except BaseException`` cannot
-    either.
+    A ``BaseException``, so a learner's ``except Exception`` does not swallow it. Where
+    SIGALRM exists (a kernel's main thread), the tracer raises it again at the next traced line,
+    so a loop whose ``except BaseException`` catches it stops at its handler. Where it does not
+    (the browser edition, the grading thread), the tracer is the only guard, and Python removes
+    a tracer that raises: a loop that swallows it with ``except BaseException`` is not stopped
+    by the self-check (the browser tab must be reloaded). A grade still ends: the grading run's
+    own time limit stops the interpreter, and only the exercises after it lose their verdicts.
     """
 
 
