@@ -414,11 +414,11 @@ TWO_CHOICES = chat_body(
     ]
 )
 REFUSED_REPLIES = {
-    "two choices": (TWO_CHOICES, "generic", "不止一个 choice"),
+    "two choices": (TWO_CHOICES, "generic", "choices 里不止一项"),
     "a null message": (
         chat_body([{"index": 0, "message": None, "finish_reason": "stop"}]),
         "generic",
-        "没有 message（缺失或者是 null）",
+        "没有 message（缺失或为 null）",
     ),
     "an integer call id": (calls_reply({**CALL, "id": 7}), "generic", "比如是整数"),
     "two calls sharing an id": (calls_reply(CALL, CALL), "generic", "共用同一个 id"),

@@ -244,7 +244,7 @@ def test_a_proxy_the_adapter_types_is_named_with_its_fix_in_the_learners_languag
     assert main(["--provider", "deepseek", "--language", language]) == 1
     err = capsys.readouterr().err
     assert "HTTPS_PROXY" in err and "hunter2" not in err and "Traceback" not in err
-    assert ("socks4" in err) if language == "en" else ("取消设置" in err)
+    assert ("socks4" in err) if language == "en" else ("删除这个变量" in err)
 
 
 @pytest.mark.usefixtures("deepseek_settings")
@@ -497,7 +497,7 @@ def test_a_setting_with_a_wrong_value_is_named_and_explained_not_blamed_on_the_h
     )
     assert done.returncode == 2, done.stderr
     first, why = done.stderr.splitlines()
-    said = {"en": "error: a setting has a wrong value: ", "zh-CN": "错误：有一项设置的值不对："}
+    said = {"en": "error: a setting has a wrong value: ", "zh-CN": "错误：某项设置的值无效："}
     assert first.startswith(said[language] + f"ValueError: {error}")
     assert why.startswith({"en": "why: ", "zh-CN": "说明："}[language])
     assert explained[language] in why

@@ -203,7 +203,7 @@ def test_provider_errors_are_explained_by_class_name_wherever_they_are_defined()
         pass
 
     assert explain(ProviderStatusError(402), "zh-CN") == (
-        "Provider（模型服务商）返回了 HTTP 错误状态 402：账户余额不足；请充值后再试。"
+        "Provider 返回了 HTTP 错误状态 402：账户余额不足；请充值后再试。"
     )
     assert "HTTP 错误状态 503" in explain(ProviderServerError(503), "zh-CN")
     assert explain(ProviderStatusError(402), "en") == "HTTP 402"
@@ -512,7 +512,7 @@ def test_a_refused_reply_of_an_unknown_kind_keeps_the_shared_explanation() -> No
         ("SSL_CERT_FILE", "PEM"),
         ("SSL_CERT_DIR", "文件夹"),
         ("base_url", "根地址"),
-        ("SOME_SETTING", "取消设置"),
+        ("SOME_SETTING", "删除它"),
     ],
 )
 def test_a_settings_error_states_its_fix_in_chinese(variable: str, fix: str) -> None:
