@@ -501,3 +501,28 @@ def test_an_answer_written_outside_its_answer_cell_is_named_not_accepted() -> No
     )
     assert shell.user_ns["inside"].startswith("✔"), shell.user_ns["inside"]
     shell.user_ns.pop("my_lengths", None)
+
+
+def test_an_answer_that_takes_the_first_observation_is_told_the_readings() -> None:
+    # A new learner's answer took records[0] instead of comparing both; the hint said only
+    # "do not hard-code the answer", which this code does not do. It now names the readings.
+    first_only = """
+    import json
+    from agentcore import ModelTurn, ToolCall
+
+    def compare_cities(messages, tools):
+        records = [json.loads(m["content"]) for m in messages if m["role"] == "tool"]
+        if not records:
+            return ModelTurn(tool_calls=[
+                ToolCall("call-tokyo", "get_teaching_weather", {"city": "Tokyo"}),
+                ToolCall("call-paris", "get_teaching_weather", {"city": "Paris"}),
+            ])
+        return ModelTurn(final_text=f"{records[0]['city']} is warmer.")
+    """
+    line = judged("compare_cities", first_only)
+    assert line.startswith("✘")
+    assert "Tokyo at 9.0 °C and Paris at 21.0 °C" in line and "'Tokyo is warmer.'" in line
+    namespace: dict[str, Any] = {}
+    exec(textwrap.dedent(first_only), namespace)
+    chinese = checks.verdict("compare_cities", "zh-CN", namespace)[1]
+    assert "东京 9.0 °C、巴黎 21.0 °C" in chinese and "temperature_c" in chinese

@@ -181,8 +181,19 @@ def compare_cities(ns: Namespace) -> Judgement:
         answer = str(result.answer)
         said_warmer, said_colder = _named_at(answer, warmer), _named_at(answer, colder)
         if said_warmer is None or (said_colder is not None and said_colder < said_warmer):
-            return False, "compare_hard_coded", {}
+            # Name the readings the run saw: a hard-coded answer and one that takes the first
+            # observation instead of comparing both fail the same case, for one reason.
+            readings = {m["city"]: m["temperature_c"] for m in _observed(result.messages)}
+            return False, "compare_hard_coded", {
+                "tokyo": readings.get("Tokyo"), "paris": readings.get("Paris"), "answer": answer
+            }
     return True, "compare_right", {}
+
+
+def _observed(messages: Any) -> list[dict[str, Any]]:
+    """The weather readings in a run's tool messages, in order (the conversion's are skipped)."""
+    readings = (json.loads(m["content"]) for m in messages if m["role"] == "tool")
+    return [r for r in readings if isinstance(r, dict) and "city" in r]
 
 
 def _named_at(answer: str, city: str) -> int | None:
