@@ -526,3 +526,16 @@ def test_an_answer_that_takes_the_first_observation_is_told_the_readings() -> No
     exec(textwrap.dedent(first_only), namespace)
     chinese = checks.verdict("compare_cities", "zh-CN", namespace)[1]
     assert "东京 9.0 °C、巴黎 21.0 °C" in chinese and "temperature_c" in chinese
+
+
+def test_a_paris_test_that_asks_about_tokyo_is_asked_whether_it_asks_about_paris() -> None:
+    tokyo_request = """
+    from agentcore import AgentRuntime
+    from agentcore.course.teaching_tools import build_tools
+
+    def check_paris_weather(make_model):
+        result = AgentRuntime(make_model(), build_tools()).run("What is Tokyo's teaching weather?")
+        assert "12.0°C" in result.answer
+    """
+    line = judged("check_paris_weather", tokyo_request)
+    assert line.startswith("✘") and "AssertionError" in line and "ask about Paris" in line
