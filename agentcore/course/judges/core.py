@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import dis
 import functools
+import os
 import random
 import re
 import signal
@@ -402,6 +403,21 @@ def asked_twice(cases: Sequence[T]) -> list[T]:
     again = list(cases)
     _ORDER.shuffle(again)
     return [*cases, *again]
+
+
+def draw(below: int) -> int:
+    """A number from 0 to ``below - 1`` drawn from ``os.urandom``: no seed a learner's code
+    sets, and no random-number object it can patch, decides a made-up case."""
+    return int.from_bytes(os.urandom(8), "big") % below
+
+
+def fresh_call_id(taken: set[str]) -> str:
+    """A call_id never drawn before in ``taken`` (which it joins): ``call-`` and 10 hex digits."""
+    while True:
+        call_id = "call-" + os.urandom(5).hex()
+        if call_id not in taken:
+            taken.add(call_id)
+            return call_id
 
 
 def kind(value: Any) -> str:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import copy
 import json
-import os
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -13,8 +12,10 @@ from agentcore.course.judges.core import (
     Namespace,
     asked_twice,
     call,
+    draw,
     error_name,
     exercise,
+    fresh_call_id,
     kind,
     plain,
     same,
@@ -142,21 +143,6 @@ Case = tuple[str, list[dict[str, Any]], list[str]]
 
 FRESH_CASES = 3
 """How many made-up cases each verdict adds to a fixed table (:func:`fresh_transcripts`)."""
-
-
-def draw(below: int) -> int:
-    """A number from 0 to ``below - 1`` drawn from ``os.urandom``: no seed a learner's code
-    sets, and no random-number object it can patch, decides a made-up case."""
-    return int.from_bytes(os.urandom(8), "big") % below
-
-
-def fresh_call_id(taken: set[str]) -> str:
-    """A call_id never drawn before in ``taken`` (which it joins): ``call-`` and 10 hex digits."""
-    while True:
-        call_id = "call-" + os.urandom(5).hex()
-        if call_id not in taken:
-            taken.add(call_id)
-            return call_id
 
 
 def fresh_transcripts(count: int = FRESH_CASES) -> tuple[Case, ...]:

@@ -4,14 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from agentcore.course.judges.core import Judgement, Namespace, exercise
-from agentcore.course.judges.lesson03 import (
-    FRESH_CASES,
-    Case,
-    draw,
-    fresh_call_id,
-    judge_lists,
-)
+from agentcore.course.judges.core import Judgement, Namespace, draw, exercise, fresh_call_id
+from agentcore.course.judges.lesson03 import FRESH_CASES, Case, judge_lists
 
 
 def _call_item(call_id: str) -> dict[str, Any]:
