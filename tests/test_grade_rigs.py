@@ -312,6 +312,80 @@ def unanswered_calls(messages):
 )
 
 
+# The ways past the old in-process guard that a third attacker found: each now happens in the
+# player, where no judge is, so each is only a wrong answer.
+WRONG_UNANSWERED = 'def unanswered_calls(messages):\n    return []\n'
+RIGS["the judge patched by code compiled under a library's filename"] = (
+    "03-errors.ipynb",
+    "unanswered_calls",
+    'forget("unanswered_calls")\n'
+    "import dataclasses, sysconfig\n"
+    "from agentcore.course.judges import core\n"
+    "patch = (\n"
+    "    'spec = core.EXERCISES[\"unanswered_calls\"]\\n'\n"
+    "    'core.EXERCISES[\"unanswered_calls\"] = dataclasses.replace(\\n'\n"
+    "    '    spec, judge=lambda ns: (True, \"unanswered_right\", {}))\\n'\n"
+    "    'core.same = lambda left, right: True\\n'\n"
+    ")\n"
+    'library = sysconfig.get_paths()["stdlib"] + "/json/__init__.py"\n'
+    'exec(compile(patch, library, "exec"), {"core": core, "dataclasses": dataclasses})\n'
+    + WRONG_UNANSWERED,
+)
+RIGS["the judge patched by a finalizer while it judges"] = (
+    "03-errors.ipynb",
+    "unanswered_calls",
+    """
+forget("unanswered_calls")
+import weakref
+from agentcore.course.judges import core
+class Token:
+    pass
+token = Token()
+def patch():
+    core.same = lambda left, right: True
+weakref.finalize(token, patch)
+def unanswered_calls(messages):
+    global token
+    token = None  # the finalizer runs now, in the middle of the verdict
+    return []
+""",
+)
+RIGS["the judge's expected values read through pytest's traceback entries"] = (
+    "03-errors.ipynb",
+    "unanswered_calls",
+    'forget("unanswered_calls")\ndef unanswered_calls(messages):\n'
+    "    import pytest\n"
+    "    with pytest.raises(ZeroDivisionError) as info:\n"
+    "        1 / 0\n"
+    "    frame = info.traceback[0].frame.raw\n" + READ_EXPECTED,
+)
+RIGS["an endless loop that swallows every exception"] = (
+    "03-errors.ipynb",
+    "unanswered_calls",
+    """
+forget("unanswered_calls")
+def unanswered_calls(messages):
+    while True:
+        try:
+            while True:
+                pass
+        except BaseException:
+            pass
+""",
+)
+RIGS["a handler that sleeps in one C call"] = (
+    "06-experiments.ipynb",
+    "failing_reminder",
+    """
+forget("send_reminder")
+import time
+def send_reminder(text):
+    outbox.append(text)
+    time.sleep(10**6)
+""",
+)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("rig", sorted(RIGS))
 def test_a_rig_scores_zero(rig: str) -> None:
@@ -355,10 +429,25 @@ def test_a_later_cell_that_hangs_in_c_code_keeps_the_earlier_points() -> None:
     total = sum(range(10**13))  # one C call: no time limit inside Python can stop it
     """
     results = judge_notebook(
-        source, with_answer(source, "unanswered_calls", hung), None, "en", timeout=25
+        source, with_answer(source, "unanswered_calls", hung), None, "en", timeout=60
     )
     assert results["break_second_turn"][0] is True, results
-    assert results["unanswered_calls"][0] is False
+    ok, line = results["unanswered_calls"]
+    assert not ok
+    assert "TimeLimitExceeded" in line, line  # the cell was stopped and named, not lost
+
+
+@pytest.mark.slow
+def test_a_verdict_past_its_time_limit_keeps_the_later_points() -> None:
+    # The player stuck in a handler's sleep is killed; a new one runs the cells again, so the
+    # exercises after it are judged as they would have been.
+    name, exercise, code = RIGS["a handler that sleeps in one C call"]
+    source = solution(name)
+    results = judge_notebook(source, with_answer(source, exercise, code), None, "en")
+    ok, line = results.pop(exercise)
+    assert not ok
+    assert "10 seconds" in line, line
+    assert results and all(ok for ok, _ in results.values()), results
 
 
 PTH = "zz_agentcore_grade_rig.pth"
@@ -519,18 +608,19 @@ def test_a_duplicated_answer_cell_is_graded_as_nbgrader_keeps_it_the_last_copy()
 
 
 @pytest.mark.slow
-def test_a_patched_shuffle_is_seen_as_a_change_to_the_judge() -> None:
-    # random's shuffle patched so asked_twice's second round keeps the first round's order (an
-    # answer replaying replies in the order the hints revealed would then agree): random is
-    # watched like the package, so even the teacher's own answer beside the patch is refused.
+def test_a_patched_shuffle_changes_nothing_in_the_judge() -> None:
+    # random's shuffle patched so asked_twice's second round would keep the first round's order
+    # (an answer replaying replies in the order the hints revealed would then agree): the patch
+    # happens in the player, the shuffle in the referee, so the right answer beside the patch is
+    # still right and a wrong one beside it still wrong.
     source = solution("03-errors.ipynb")
     answer = next(
         "".join(cell["source"])
         for cell in source["cells"]
         if cell.get("metadata", {}).get("agentcore", {}).get("exercise") == "unanswered_calls"
     )
-    assert graded("03-errors.ipynb", "unanswered_calls", answer)[0]
-    patched = "import random\nrandom.Random.shuffle = lambda self, items: None\n" + answer
-    ok, line = graded("03-errors.ipynb", "unanswered_calls", patched)
-    assert not ok
-    assert "changed the judge" in line, line
+    patch = "import random\nrandom.Random.shuffle = lambda self, items: None\n"
+    assert graded("03-errors.ipynb", "unanswered_calls", patch + answer)[0]
+    wrong = patch + 'forget("unanswered_calls")\ndef unanswered_calls(messages):\n    return []\n'
+    ok, line = graded("03-errors.ipynb", "unanswered_calls", wrong)
+    assert not ok, line

@@ -353,10 +353,11 @@ def test_a_grade_comes_from_a_fresh_interpreter_that_the_answer_cannot_rig() -> 
         if cell["metadata"].get("agentcore", {}).get("exercise") == "unanswered_calls":
             cell["source"] = patch
     ok, line = judge_notebook(source, rigged, ["unanswered_calls"])["unanswered_calls"]
-    assert not ok and "changed the judge" in line
+    # the patch happened in the player; the judge, in the referee, judged the answer itself
+    assert not ok and "transcripts read wrong" in line, line
 
 
-def test_a_registry_changed_in_place_is_seen_and_undone_before_the_next_answer() -> None:
+def test_a_registry_changed_in_place_changes_no_verdict() -> None:
     import json
     from pathlib import Path
 
@@ -379,10 +380,10 @@ def test_a_registry_changed_in_place_is_seen_and_undone_before_the_next_answer()
         if exercise in sources:
             cell["source"] = sources[exercise]
     judged = judge_notebook(source, rigged)
-    assert (
-        not judged["break_second_turn"][0] and "changed the judge" in judged["break_second_turn"][1]
-    )
-    assert not judged["unanswered_calls"][0] and "changed" not in judged["unanswered_calls"][1]
+    # the registry the answer replaced is the player's; the referee's judged each answer
+    assert not judged["break_second_turn"][0], judged
+    assert "list of ModelTurn" in judged["break_second_turn"][1], judged
+    assert not judged["unanswered_calls"][0], judged
 
 
 def test_task_succeeded_cases_are_what_the_handler_did() -> None:

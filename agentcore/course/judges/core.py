@@ -259,10 +259,10 @@ class TimeLimitExceeded(BaseException):
     A ``BaseException``, so a learner's ``except Exception`` does not swallow it. Where
     SIGALRM exists (a kernel's main thread), the tracer raises it again at the next traced line,
     so a loop whose ``except BaseException`` catches it stops at its handler. Where it does not
-    (the browser edition, the grading thread), the tracer is the only guard, and Python removes
-    a tracer that raises: a loop that swallows it with ``except BaseException`` is not stopped
-    by the self-check (the browser tab must be reloaded). A grade still ends: the grading run's
-    own time limit stops the interpreter, and only the exercises after it lose their verdicts.
+    (the browser edition), the tracer is the only guard, and Python removes a tracer that
+    raises: a loop that swallows it with ``except BaseException`` is not stopped by the
+    self-check (the browser tab must be reloaded). A grade always ends: the referee's alarm
+    ends its wait for the player, which is then killed (:mod:`agentcore.course.judges.referee`).
     """
 
 
@@ -420,8 +420,41 @@ def fresh_call_id(taken: set[str]) -> str:
             return call_id
 
 
+class Remote:
+    """A learner value that lives in another process: a grade's player
+    (:mod:`agentcore.course.judges.referee` holds the proxies derived from this class).
+
+    ``handle``: the number the player keeps the value under; ``kind``: the name of the
+    learner's type there, which :func:`kind` reports in a hint."""
+
+    def __init__(self, handle: int, kind: str) -> None:
+        self.handle, self.kind = handle, kind
+
+    def __repr__(self) -> str:
+        return f"<the answer's {self.kind}>"
+
+
+def replace_list(ns: Namespace, name: str, items: list[Any]) -> None:
+    """Give the list ``ns[name]`` the items ``items``, in place: the same list object the
+    learner's code holds (lesson 06's ``outbox``, which the learner's handler appends to).
+
+    In a grade the namespace is the player's (``replace_list`` of
+    :class:`agentcore.course.judges.referee.RemoteNamespace`); in a self-check, the kernel's.
+    Raises ``TypeError`` if ``ns[name]`` is not a list."""
+    if hasattr(type(ns), "replace_list"):
+        ns.replace_list(name, items)  # type: ignore[attr-defined]
+        return
+    target = ns[name]
+    if not isinstance(target, list):
+        raise TypeError(f"{name} is not a list")
+    list.__setitem__(target, slice(None), items)
+
+
 def kind(value: Any) -> str:
-    """The type name of ``value``, for a hint that names the wrong form."""
+    """The type name of ``value``, for a hint that names the wrong form (for a value of a
+    grade's player, the name of its type there)."""
+    if isinstance(value, Remote):
+        return value.kind
     return type(value).__name__
 
 

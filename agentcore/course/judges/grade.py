@@ -6,10 +6,10 @@ computed here instead:
 
 * :func:`judge_notebook` builds a run of the teacher's source notebook in which each answer cell
   is replaced by the learner's (matched by nbgrader ``grade_id``; its names cleared first) and
-  grade cells are left out, and runs it in a new interpreter (``python -I -S``, see
-  :func:`runner_command`; :mod:`agentcore.course.judges.grade_runner`) under a time limit.
-  The runner judges each answer after putting back everything the judge relies on, and
-  refuses a verdict if the judge was changed while judging.
+  grade cells are left out, and runs it in new interpreters (``python -I -S``, see
+  :func:`runner_command`) under a time limit: the referee
+  (:mod:`agentcore.course.judges.referee`), which judges and never runs learner code, and the
+  player it starts (:mod:`agentcore.course.judges.player`), which runs the cells.
 * :func:`graded` is what a hidden test calls (``graded("exercise", "NN-name.ipynb")``): it reads
   the notebook being graded from the kernel's working directory and the teacher's source from
   nbgrader's course layout, and raises ``AssertionError`` unless the answer is accepted.
@@ -22,23 +22,13 @@ computed here instead:
   traceback, editing files or the gradebook) changes the score. README's teacher section shows
   the one configuration line.
 
-Residual limits (written down, not hidden): the answer is judged in the interpreter that runs
-it. The runner refuses the ways found to patch the judge while it judges (an audit hook refuses
-profilers, tracers, audit hooks, gc's object lists, ``ctypes``, new processes, every way to get
-a frame to learner code, so it cannot walk ``f_back`` to the judge's locals, and opening
-anything under ``/proc`` or a relative path, so the nonce cannot be read from
-``/proc/self/mem``; the whole package, package objects, function defaults, gc callbacks, signal
-handlers and IPython's hooks are watched), the interpreter starts without ``site`` (no ``.pth``
-file runs in it), and the run happens in a thread of its own, where no signal handler can be set
-(one received the interrupted frame and forged every verdict line). The list-of-call_ids
-exercises add inputs made up for each verdict, so their case tables cannot be looked up. But a
-library that wraps a frame of the learner's own and hands it back (pytest's traceback entries)
-leads on through ``f_back``, which is not audited; a ``__del__`` can patch and un-patch a judge
-at a moment of its own choosing; code compiled under a library's filename passes for library
-code (README, issue 18). And learner code runs with the grader's permissions, so it can read or
-edit files outside the notebook (the teacher's source folder). Grade in a container or a
-JupyterHub user's own account for a class where that matters; judging in a process of its own,
-calling the learner's functions with plain data, would close the first limit.
+Residual limits (written down, not hidden): the learner's code runs in the player with the
+grader's permissions. The player refuses new processes, ``ctypes`` and opening ``/proc`` or a
+relative path, and the referee makes itself unreadable to other processes (``prctl``), but
+learner code can still read or edit files outside the notebook (the teacher's source folder,
+other students' rows in the gradebook), write a ``.pth`` file that runs in the teacher's later
+``nbgrader`` processes, or import native code it wrote itself. Grade in a container or a
+JupyterHub user's own account for a class where that matters (README).
 """
 
 from __future__ import annotations
@@ -208,7 +198,7 @@ def judge_notebook(
     for line in output.decode("utf-8", errors="replace").splitlines():
         if not line.startswith(nonce):
             continue
-        try:  # a Python literal (see grade_runner): data only, nothing of it is run
+        try:  # a Python literal (see referee.Referee.write): data only, nothing of it is run
             results = ast.literal_eval(line[len(nonce) :])
             for name, value in results.items():
                 judged.setdefault(str(name), (value[0] is True, str(value[1])))

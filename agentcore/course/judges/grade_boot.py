@@ -1,13 +1,13 @@
-"""The first code of a grading interpreter (``python -I -S grade_boot.py SETTINGS``).
+"""The first code of a grading interpreter (``python -I -S grade_boot.py SETTINGS [player R W]``).
 
 ``-S`` keeps Python's ``site`` from running, so no ``.pth`` file or ``sitecustomize`` in
 site-packages runs before the runner (see :func:`agentcore.course.judges.grade.runner_command`).
 ``site`` also does two things the runner needs, done here from ``SETTINGS`` (JSON written by
 the parent): ``sys.prefix`` and ``sys.exec_prefix`` set to the virtual environment's (what
 tells library code from learner code, and where ``sysconfig`` finds site-packages), and the
-folders of the installed libraries and of ``agentcore`` added to ``sys.path``. Then
-:func:`agentcore.course.judges.grade_runner.main` runs. Run as a file, not ``-c``: the bottom
-frame of the run is then this file, library code, not a ``<string>`` taken for learner code.
+folders of the installed libraries and of ``agentcore`` added to ``sys.path``. Then the
+referee runs (:func:`agentcore.course.judges.referee.main`), or, given ``player`` and the two
+pipes' numbers, the player it starts (:func:`agentcore.course.judges.player.main`).
 """
 
 import json
@@ -18,6 +18,11 @@ if __name__ == "__main__":
     sys.prefix, sys.exec_prefix = settings["prefix"], settings["exec_prefix"]
     sys.path.extend(settings["path"])
 
-    from agentcore.course.judges.grade_runner import main
+    if sys.argv[2:3] == ["player"]:
+        from agentcore.course.judges.player import main as play
 
-    main()
+        play(int(sys.argv[3]), int(sys.argv[4]))
+    else:
+        from agentcore.course.judges.referee import main
+
+        main()

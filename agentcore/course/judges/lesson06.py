@@ -31,6 +31,7 @@ from agentcore.course.judges.core import (
     kind,
     normalized_keys,
     plain,
+    replace_list,
     same,
 )
 from agentcore.course.judges.runs import (
@@ -442,11 +443,14 @@ def failing_reminder(ns: Namespace) -> Judgement:
     try:
         sent: dict[str, int] = {}
         for policy in POLICIES:
-            list.clear(outbox)
+            replace_list(ns, "outbox", [])
             runtime = reminder_runtime(watched, policy, CHECK_REMINDERS[policy])
             run = finished_run(runtime, REMINDER_REQUEST)
             if returned:
                 return False, "reminder_returned", {"kind": kind(returned[0])}
+            outbox = ns["outbox"]  # read again: in a grade, what the player's list holds now
+            if not isinstance(outbox, list):
+                return False, "reminder_no_outbox", {}
             sent[policy] = list.__len__(outbox)
             if policy == "stop" and not isinstance(run.error, ToolExecutionError):
                 return False, "reminder_no_raise", {}
@@ -462,7 +466,7 @@ def failing_reminder(ns: Namespace) -> Judgement:
         if sent != expected:
             return False, "reminder_counts", {"stop": sent["stop"], "observe": sent["observe"]}
     finally:
-        outbox[:] = kept
+        replace_list(ns, "outbox", kept)
     return True, "reminder_right", {}
 
 
