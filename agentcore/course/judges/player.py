@@ -109,9 +109,7 @@ class Player:
             function = self.kept[message["handle"]]
             args, kwargs = message["args"], message["kwargs"]
             value = function(*args, **kwargs)
-            after = [
-                self.describe(arg) if type(arg) in (list, dict) else None for arg in args
-            ]
+            after = [self.describe(arg) if type(arg) in (list, dict) else None for arg in args]
             return {"value": self.describe(value), "after": after}
         if op == "validate":
             from agentcore.errors import ToolArgumentsError

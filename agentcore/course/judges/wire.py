@@ -282,20 +282,34 @@ def describe_error(error: BaseException) -> dict[str, Any]:
 
 
 def resolve(module: Any, name: Any) -> Any:
-    """The referee's own ``agentcore`` function, class or object named ``module``.``name``;
-    ``WireBroken`` for a name outside ``agentcore`` or one that does not exist."""
+    """The referee's own ``agentcore`` function or class defined in ``module`` under the
+    qualified name ``name`` (what :func:`package_name` describes).
+
+    Raises ``WireBroken`` for a name outside ``agentcore``, a module that runs on import (the
+    command line, the grading boot), a private name, one that does not exist, and anything
+    that is not a function or class defined there under that name (an imported module's
+    function reached through the package, a table, a bound method)."""
     if not (isinstance(module, str) and isinstance(name, str)):
         raise WireBroken("a ref that is not two names")
     if module != "agentcore" and not module.startswith("agentcore."):
-        raise WireBroken(f"a ref outside the package: {module}")
+        raise WireBroken(f"a ref outside the package: {module[:80]}")
+    if module.endswith(("__main__", "grade_boot")) or any(
+        part.startswith("__") for part in name.split(".")
+    ):
+        raise WireBroken(f"a ref that may not be one: {module[:80]}.{name[:80]}")
     try:
         found: Any = importlib.import_module(module)
         for part in name.split("."):
-            if part.startswith("__"):
-                raise WireBroken(f"a ref to a private name: {name}")
             found = getattr(found, part)
     except (ImportError, AttributeError) as error:
-        raise WireBroken(f"no such ref: {module}.{name}") from error
+        raise WireBroken(f"no such ref: {module[:80]}.{name[:80]}") from error
+    defined_here = (
+        (inspect.isfunction(found) or inspect.isclass(found))
+        and getattr(found, "__module__", None) == module
+        and getattr(found, "__qualname__", None) == name
+    )
+    if not defined_here:
+        raise WireBroken(f"a ref to something not defined there: {module[:80]}.{name[:80]}")
     return found
 
 
