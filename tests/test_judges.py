@@ -430,7 +430,7 @@ APPENDIX_RIGS = {
 
 
 @pytest.mark.slow
-def test_a_grade_of_the_appendix_refuses_answers_that_patch_its_judges() -> None:
+def test_a_grade_of_the_appendix_is_not_changed_by_answers_that_patch_its_judges() -> None:
     from agentcore.course.judges.grade import judge_notebook
     from scripts.lessons import NOTEBOOKS
 
@@ -443,8 +443,9 @@ def test_a_grade_of_the_appendix_refuses_answers_that_patch_its_judges() -> None
             name, code = APPENDIX_RIGS[exercise]
             cell["source"] = f'forget("{name}")\n' + code
     assert all(ok for ok, _ in judge_notebook(source, source, language="en").values())
+    # the patches happen in the player; the referee's judges judge each wrong answer as wrong
     for exercise, (ok, line) in judge_notebook(source, rigged, language="en").items():
-        assert not ok and "changed the judge" in line, (exercise, line)
+        assert not ok and line.startswith("✘"), (exercise, line)
 
 
 def test_an_unknown_exercise_name_lists_the_exercises() -> None:
