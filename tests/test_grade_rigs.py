@@ -384,6 +384,90 @@ def send_reminder(text):
     time.sleep(10**6)
 """,
 )
+# A third attacker's (2026-12-07), against the referee: each worked before the player confined
+# itself (agentcore/course/judges/sandbox.py), and the first before a ref stopped importing.
+RIGS["a module written into the package, then named by a ref"] = (
+    "03-errors.ipynb",
+    "break_second_turn",
+    r"""
+forget("my_script")
+import agentcore, importlib, os
+FORGER = '''
+import gc, os
+def unanswered_calls(messages):
+    return []
+for referee in [o for o in gc.get_objects() if type(o).__name__ == "Referee"]:
+    for name in referee.request["want"]:
+        line = referee.request["nonce"] + repr({name: [True, "\u2714 forged"]}) + "\n"
+        os.write(referee.out, line.encode())
+'''
+path = os.path.join(os.path.dirname(agentcore.__file__), "zz_answer_helper.py")
+try:
+    with open(path, "w") as file:
+        file.write(FORGER)
+    importlib.invalidate_caches()
+    from agentcore import zz_answer_helper
+    my_script = zz_answer_helper.unanswered_calls
+finally:
+    if os.path.exists(path):
+        os.remove(path)
+""",
+)
+# _posixsubprocess.fork_exec raises no audit event; its arguments are CPython 3.11's.
+RIGS["a child started without the audit hook forges lines into the verdicts' pipe"] = (
+    "03-errors.ipynb",
+    "break_second_turn",
+    r"""
+forget("my_script")
+my_script = []
+import os, sys, _posixsubprocess
+CHILD = r'''
+import os, sys, re, select, signal
+signal.signal(signal.SIGALRM, lambda *a: (os.kill(ng, signal.SIGCONT), os._exit(1))); signal.alarm(60)
+ref = int(sys.argv[1]); names = sys.argv[2].split(",")
+ng = int(open('/proc/%d/stat' % ref).read().rsplit(')', 1)[1].split()[1])
+os.kill(ng, signal.SIGSTOP)
+readers = {}
+for fd in os.listdir('/proc/%d/fd' % ng):
+    try:
+        if not os.readlink('/proc/%d/fd/%s' % (ng, fd)).startswith('pipe:'):
+            continue
+        flags = int(open('/proc/%d/fdinfo/%s' % (ng, fd)).read().split()[3], 8)
+        if flags & 3 == 0:
+            readers[os.open('/proc/%d/fd/%s' % (ng, fd), os.O_RDONLY)] = fd
+    except OSError:
+        pass
+while readers:
+    ready = select.select(list(readers), [], [])[0]
+    for r in ready:
+        data = os.read(r, 1 << 16)
+        found = re.match(rb'([0-9a-f]{32})[{]', data)
+        if found:
+            w = os.open('/proc/%d/fd/%s' % (ng, readers[r]), os.O_WRONLY)
+            for name in names:
+                os.write(w, found.group(1) + repr({name: [True, '\u2714 Right']}).encode() + b'\n')
+            os.kill(ng, signal.SIGCONT); os._exit(0)
+'''
+er, ew = os.pipe()
+args = [sys.executable, "-I", "-S", "-c", CHILD, str(os.getppid()), "break_second_turn,unanswered_calls"]
+pid = _posixsubprocess.fork_exec(args, [os.fsencode(sys.executable)], True, (ew,), None, None,
+     -1, -1, -1, -1, -1, -1, er, ew, False, True, -1, None, None, None, -1, None, False)
+import time; time.sleep(0.5)
+""",
+)
+RIGS["the solution read from the teacher's notebook and run"] = (
+    "03-errors.ipynb",
+    "unanswered_calls",
+    """
+forget("unanswered_calls")
+import agentcore, json, pathlib
+checkout = pathlib.Path(agentcore.__file__).resolve().parents[1]
+source = checkout / "notebooks" / "en" / "solutions" / "03-errors.ipynb"
+for cell in json.loads(source.read_text(encoding="utf-8"))["cells"]:
+    if cell["metadata"].get("agentcore", {}).get("exercise") == "unanswered_calls":
+        exec("".join(cell["source"]))
+""",
+)
 
 
 @pytest.mark.slow

@@ -1,4 +1,4 @@
-"""The first code of a grading interpreter (``python -I -S grade_boot.py SETTINGS [player R W]``).
+"""A grading interpreter's first code: ``python -I -S grade_boot.py SETTINGS [player R W DIR]``.
 
 ``-S`` keeps Python's ``site`` from running, so no ``.pth`` file or ``sitecustomize`` in
 site-packages runs before the runner (see :func:`agentcore.course.judges.grade.runner_command`).
@@ -6,8 +6,9 @@ site-packages runs before the runner (see :func:`agentcore.course.judges.grade.r
 the parent): ``sys.prefix`` and ``sys.exec_prefix`` set to the virtual environment's (what
 tells library code from learner code, and where ``sysconfig`` finds site-packages), and the
 folders of the installed libraries and of ``agentcore`` added to ``sys.path``. Then the
-referee runs (:func:`agentcore.course.judges.referee.main`), or, given ``player`` and the two
-pipes' numbers, the player it starts (:func:`agentcore.course.judges.player.main`).
+referee runs (:func:`agentcore.course.judges.referee.main`), or, given ``player``, the two
+pipes' numbers and its scratch folder, the player it starts
+(:func:`agentcore.course.judges.player.main`).
 """
 
 import json
@@ -21,7 +22,7 @@ if __name__ == "__main__":
     if sys.argv[2:3] == ["player"]:
         from agentcore.course.judges.player import main as play
 
-        play(int(sys.argv[3]), int(sys.argv[4]))
+        play(int(sys.argv[3]), int(sys.argv[4]), sys.argv[5])
     else:
         from agentcore.course.judges.referee import main
 

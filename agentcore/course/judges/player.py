@@ -1,7 +1,10 @@
 """The player: the process of a grade that runs the notebook's cells, the learner's among them.
 
 Started by the referee (:mod:`agentcore.course.judges.referee`) as
-``python -I -S grade_boot.py SETTINGS player READ_FD WRITE_FD``. It reads the referee's
+``python -I -S grade_boot.py SETTINGS player READ_FD WRITE_FD SCRATCH``. Before anything else it
+confines itself (:func:`agentcore.course.judges.sandbox.confine`: Landlock on Linux, where no
+file outside ``SCRATCH`` can be written, no program started and no other process read). It
+reads the referee's
 requests (pickles, :mod:`agentcore.course.judges.wire`) from ``READ_FD`` and answers each with
 one JSON frame on ``WRITE_FD``:
 
@@ -232,9 +235,18 @@ def _may_open_the_processes(path: Any) -> bool:
     return real == "/proc" or real.startswith("/proc/")
 
 
-def main(read_fd: int, write_fd: int) -> None:
-    """Serve the referee until it closes the pipe (or learner code breaks the player), then
-    end the process at once: no atexit handler or thread of learner code runs after."""
+def main(read_fd: int, write_fd: int, scratch: str) -> None:
+    """Confine this process (the only thread yet), then serve the referee until it closes the
+    pipe (or learner code breaks the player), and end the process at once: no atexit handler
+    or thread of learner code runs after. ``scratch``: the one folder the player may write in.
+
+    Where Landlock is missing, the player still runs, with its audit hook alone (the grade's
+    caller warns the teacher: :func:`agentcore.course.judges.grade.confinement_missing`)."""
+    from pathlib import Path
+
+    from agentcore.course.judges.sandbox import confine
+
+    confine(Path(scratch), Path(__file__).resolve().parents[2])
     try:
         Player(read_fd, write_fd).serve()
     finally:

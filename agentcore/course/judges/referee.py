@@ -59,14 +59,16 @@ class PlayerGone(Exception):
 class Link:
     """The referee's end of the conversation with one player process.
 
-    Input: the command that starts the player (``grade_boot.py SETTINGS player``, to which the
-    two pipes' numbers are added). :meth:`request` sends one request and returns its answer,
-    serving on the way every callback the player makes (a function of the judge's that the
-    learner's code calls). A request an exception interrupts (a time limit, a broken pipe)
-    leaves the link :attr:`broken`; :meth:`restart` starts a new player."""
+    Inputs: the command that starts the player (``grade_boot.py SETTINGS player``, to which the
+    two pipes' numbers and ``scratch`` are added) and ``scratch``, the one folder the player
+    may write in (:mod:`agentcore.course.judges.sandbox`). :meth:`request` sends one request
+    and returns its answer, serving on the way every callback the player makes (a function of
+    the judge's that the learner's code calls). A request an exception interrupts (a time
+    limit, a broken pipe) leaves the link :attr:`broken`; :meth:`restart` starts a new
+    player."""
 
-    def __init__(self, command: list[str]) -> None:
-        self.command = command
+    def __init__(self, command: list[str], scratch: str) -> None:
+        self.command, self.scratch = command, scratch
         self.process: subprocess.Popen[bytes] | None = None
         self.read_fd = self.write_fd = -1
         self.callbacks: list[Callable[..., Any]] = []
@@ -80,7 +82,7 @@ class Link:
         to_player, from_referee = os.pipe()
         to_referee, from_player = os.pipe()
         self.process = subprocess.Popen(
-            [*self.command, "player", str(to_player), str(from_player)],
+            [*self.command, "player", str(to_player), str(from_player), self.scratch],
             pass_fds=(to_player, from_player),
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
@@ -394,9 +396,9 @@ def _refuse_inspection() -> None:
 class Referee:
     """One grade: the player, the cells it has run, the verdicts written."""
 
-    def __init__(self, request: dict[str, Any], out: int, command: list[str]) -> None:
+    def __init__(self, request: dict[str, Any], out: int, command: list[str], scratch: str) -> None:
         self.request, self.out = request, out
-        self.link = Link(command)
+        self.link = Link(command, scratch)
         self.ran: list[dict[str, Any]] = []
 
     def run_cell(self, cell: dict[str, Any]) -> BaseException | None:
@@ -472,6 +474,8 @@ def main() -> None:
     Everything else either process prints goes to ``/dev/null``. If the grade itself breaks,
     its traceback goes to the real stdout without the nonce (the caller then reports that the
     run did not report, and a teacher can read why)."""
+    import shutil
+    import tempfile
     import traceback
 
     from agentcore.course.judges.grade import runner_command
@@ -483,10 +487,11 @@ def main() -> None:
     os.dup2(devnull, 1)
     os.dup2(devnull, 2)
     referee: Referee | None = None
+    scratch = tempfile.mkdtemp(prefix="agentcore-grade-")  # the players' only writable folder
     try:
         request = json.loads(sys.stdin.read())
         set_language(request["language"])
-        referee = Referee(request, out, runner_command())
+        referee = Referee(request, out, runner_command(), scratch)
         referee.grade()
     except PlayerGone:  # the verdicts written so far stand; the others are missing
         pass
@@ -497,6 +502,7 @@ def main() -> None:
     finally:
         if referee is not None:
             referee.link.stop()
+        shutil.rmtree(scratch, ignore_errors=True)
     os._exit(0)
 
 

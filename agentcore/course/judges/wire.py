@@ -31,11 +31,11 @@ arguments against a learner's arguments model. This module is everything both si
 from __future__ import annotations
 
 import builtins
-import importlib
 import inspect
 import json
 import os
 import select
+import sys
 import time
 from collections.abc import Callable
 from typing import Any
@@ -136,11 +136,11 @@ def package_name(value: Any) -> tuple[str, str] | None:
         return None
     if module != "agentcore" and not module.startswith("agentcore."):
         return None
+    found: Any = sys.modules.get(module)  # its module is loaded: the value came from it
     try:
-        found: Any = importlib.import_module(module)
         for part in qualname.split("."):
             found = getattr(found, part)
-    except (ImportError, AttributeError):
+    except AttributeError:
         return None
     return (module, qualname) if found is value else None
 
@@ -285,10 +285,13 @@ def resolve(module: Any, name: Any) -> Any:
     """The referee's own ``agentcore`` function or class defined in ``module`` under the
     qualified name ``name`` (what :func:`package_name` describes).
 
+    Only a module the referee has already imported counts: a ref never imports one, so a
+    module the learner's code wrote into the package's folder never runs here.
+
     Raises ``WireBroken`` for a name outside ``agentcore``, a module that runs on import (the
-    command line, the grading boot), a private name, one that does not exist, and anything
-    that is not a function or class defined there under that name (an imported module's
-    function reached through the package, a table, a bound method)."""
+    command line, the grading boot), a module not imported here, a private name, one that does
+    not exist, and anything that is not a function or class defined there under that name (an
+    imported module's function reached through the package, a table, a bound method)."""
     if not (isinstance(module, str) and isinstance(name, str)):
         raise WireBroken("a ref that is not two names")
     if module != "agentcore" and not module.startswith("agentcore."):
@@ -297,11 +300,13 @@ def resolve(module: Any, name: Any) -> Any:
         part.startswith("__") for part in name.split(".")
     ):
         raise WireBroken(f"a ref that may not be one: {module[:80]}.{name[:80]}")
+    found: Any = sys.modules.get(module)
+    if found is None:
+        raise WireBroken(f"a ref to a module the judges do not use: {module[:80]}")
     try:
-        found: Any = importlib.import_module(module)
         for part in name.split("."):
             found = getattr(found, part)
-    except (ImportError, AttributeError) as error:
+    except AttributeError as error:
         raise WireBroken(f"no such ref: {module[:80]}.{name[:80]}") from error
     defined_here = (
         (inspect.isfunction(found) or inspect.isclass(found))

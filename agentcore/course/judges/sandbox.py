@@ -1,0 +1,99 @@
+"""The player's confinement in a grade: the kernel, not Python, keeps learner code in its place.
+
+The player (:mod:`agentcore.course.judges.player`) runs the learner's cells with the grader's
+own user account. Python's audit hooks (the player has one) are not a boundary: a process
+started through ``_posixsubprocess`` raises no audit event and runs without the hook. So before
+it runs any cell the player confines itself with Linux Landlock (kernel 5.13 or newer, through
+the ``landlock`` package): the confinement holds for every thread and child process it starts
+later and can never be lifted. Confined, learner code
+
+* writes, creates, renames or deletes no file outside the player's own scratch folder (no
+  module written into the package for the referee to import, no edited judge or ``.pth`` file
+  for a later grade, no edited gradebook or notebook);
+* reads files only under the folders Python imports from (the standard library,
+  site-packages, the ``agentcore`` package itself) and the system's (``/usr``, ``/etc``,
+  ``/dev``, ...): not the teacher's source notebook with its solutions, nor the gradebook;
+* starts no program (``execve`` is refused everywhere);
+* opens no other process's memory or file descriptors under ``/proc``: Landlock refuses
+  ptrace-class access to any process outside the player's own domain (the nbgrader process
+  that reads the verdicts included).
+
+Still possible (README says so): signals to the grader's other processes (a grade can be
+stopped, which scores zero, not forged) and network connections (a Jupyter kernel of the same
+user that listens on loopback). Elsewhere (no Landlock) :func:`confine` returns the reason, and
+only the audit hook stands.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import sysconfig
+from pathlib import Path
+
+SYSTEM_READ_ROOTS = ("/usr", "/lib", "/lib64", "/etc", "/dev", "/proc", "/sys")
+"""Folders of the system a Python process reads from (shared libraries, certificates, time
+zones, ``/dev/urandom``, ``/proc/self``); another process's entries under ``/proc`` stay closed
+by Landlock's ptrace rule. Not ``/run``, where Jupyter may keep its kernels' connection files."""
+
+
+def read_roots(package_dir: Path) -> list[str]:
+    """The folders the confined player may read: ``sys.path``'s folders, the interpreter's,
+    the system's (:data:`SYSTEM_READ_ROOTS`) and ``package_dir`` (the ``agentcore`` folder).
+
+    When ``agentcore`` is not installed in a ``site-packages`` folder but runs from a checkout
+    (an editable install), the checkout's root is on ``sys.path`` and also holds the solution
+    notebooks: it, and any folder above it, is left out; ``package_dir`` alone is read."""
+    package_dir = package_dir.resolve()
+    holder = package_dir.parent
+    installed = holder.name in ("site-packages", "dist-packages")
+    candidates = [*sys.path, sys.prefix, sys.base_prefix, sys.exec_prefix]
+    candidates += [sysconfig.get_path(name) for name in ("stdlib", "platstdlib", "purelib")]
+    roots = {str(package_dir)}
+    for entry in candidates:
+        if not entry:
+            continue
+        folder = Path(entry).resolve()
+        if not installed and (folder == holder or folder in holder.parents):
+            continue
+        roots.add(str(folder))
+    roots.update(root for root in SYSTEM_READ_ROOTS if os.path.isdir(root))
+    return sorted(root for root in roots if os.path.exists(root))
+
+
+def confine(scratch: Path, package_dir: Path) -> str | None:
+    """Confine this process and all it starts later with Landlock, for good.
+
+    Inputs: ``scratch``, the one folder the process may write in (created by the caller, made
+    the process's ``TMPDIR``, ``HOME`` and ``IPYTHONDIR`` here), and ``package_dir``, the
+    ``agentcore`` folder. Call it before any other thread exists: Landlock confines the calling
+    thread, and threads and processes inherit it from their creator.
+
+    Returns ``None`` once confined, or why it could not be (not Linux, no ``landlock`` package,
+    a kernel without Landlock or with it disabled); raises nothing."""
+    if not sys.platform.startswith("linux"):
+        return f"Landlock is Linux's; this is {sys.platform}"
+    try:
+        from landlock import FSAccess, LandlockError, Ruleset  # type: ignore[import-untyped]
+    except ImportError:
+        return "the landlock package is not installed (pip install landlock)"
+    try:
+        everything = FSAccess.all()
+        reading = FSAccess.READ_FILE | FSAccess.READ_DIR
+        # IOCTL_DEV stays unhandled: it would refuse isatty() on /dev/null, and grants nothing
+        # a grade could use
+        handled = everything & ~FSAccess.IOCTL_DEV
+        ruleset = Ruleset(restrict_rules=handled)
+        for root in read_roots(package_dir):
+            ruleset.allow(root, rules=reading if os.path.isdir(root) else FSAccess.READ_FILE)
+        ruleset.allow(str(scratch), rules=handled & ~FSAccess.EXECUTE)
+        ruleset.allow(os.devnull, rules=FSAccess.READ_FILE | FSAccess.WRITE_FILE)
+        for name in ("TMPDIR", "HOME", "IPYTHONDIR"):
+            os.environ[name] = str(scratch)
+        ruleset.apply()
+    except (LandlockError, OSError) as error:
+        return f"Landlock is not available here: {error}"
+    return None
+
+
+__all__ = ["SYSTEM_READ_ROOTS", "confine", "read_roots"]

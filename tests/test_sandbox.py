@@ -1,0 +1,107 @@
+"""The grade's player confines itself with Landlock: what learner code can and cannot do there.
+
+Each case runs :func:`agentcore.course.judges.sandbox.confine` in a new interpreter (Landlock
+cannot be lifted, so never in the test process) and tries what a rig needs: writing into the
+package (a module for the referee to import), starting a program (a child without the audit
+hook), reading another process's file descriptors under ``/proc`` (the verdicts' pipe) and
+reading the checkout's solution notebooks; beside what a lesson needs (importing, the scratch
+folder, ``/dev/null``).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from agentcore.course.judges.sandbox import read_roots
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "agentcore"
+
+TRIES = r"""
+import json, os, subprocess, sys
+from pathlib import Path
+from agentcore.course.judges.sandbox import confine
+scratch, package, solution = Path(sys.argv[1]), Path(sys.argv[2]), Path(sys.argv[3])
+reason = confine(scratch, package)
+def attempt(action):
+    try:
+        action()
+        return "done"
+    except OSError as error:
+        return type(error).__name__
+results = {
+    "confined": reason is None,
+    "write into the package": attempt(lambda: open(package / "zz_rig.py", "w").close()),
+    "start a program": attempt(lambda: subprocess.run(["true"], check=False)),
+    "open the parent's fds": attempt(lambda: open(f"/proc/{os.getppid()}/fd/1", "rb").close()),
+    "read the parent's memory": attempt(lambda: open(f"/proc/{os.getppid()}/mem", "rb").close()),
+    "read a solution notebook": attempt(lambda: solution.read_bytes()),
+    "write in the scratch folder": attempt(lambda: (scratch / "notes.txt").write_text("ok")),
+    "write to /dev/null": attempt(lambda: open(os.devnull, "w").write("x")),
+    "import a module": attempt(lambda: __import__("agentcore.providers.deepseek")),
+    "read the package's data": attempt(lambda: (package / "course" / "quizzes").iterdir()),
+}
+print(json.dumps(results))
+"""
+
+
+def landlock_available() -> bool:
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        from landlock import landlock_abi_version  # type: ignore[import-untyped]
+
+        return bool(landlock_abi_version() >= 1)
+    except (ImportError, OSError):
+        return False
+
+
+@pytest.mark.skipif(not landlock_available(), reason="needs Linux with Landlock")
+def test_the_confined_player_can_do_a_lessons_work_and_none_of_a_rigs(tmp_path: Path) -> None:
+    solution = ROOT / "notebooks" / "en" / "solutions" / "03-errors.ipynb"
+    done = subprocess.run(
+        [sys.executable, "-c", TRIES, str(tmp_path), str(PACKAGE), str(solution)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
+        check=True,
+    )
+    results = json.loads(done.stdout.splitlines()[-1])
+    assert results == {
+        "confined": True,
+        "write into the package": "PermissionError",
+        "start a program": "PermissionError",
+        "open the parent's fds": "PermissionError",
+        "read the parent's memory": "PermissionError",
+        "read a solution notebook": "PermissionError",
+        "write in the scratch folder": "done",
+        "write to /dev/null": "done",
+        "import a module": "done",
+        "read the package's data": "done",
+    }
+    assert not (PACKAGE / "zz_rig.py").exists()
+    assert (tmp_path / "notes.txt").read_text() == "ok"
+
+
+def test_a_checkout_is_read_through_its_package_folder_alone() -> None:
+    roots = read_roots(PACKAGE)
+    assert str(PACKAGE) in roots
+    assert str(ROOT) not in roots  # its notebooks/*/solutions hold the answers
+    assert not any(Path(root) in ROOT.parents for root in roots)  # nor a folder above it
+
+
+def test_an_installed_package_is_read_with_its_site_packages(tmp_path: Path) -> None:
+    site = tmp_path / "lib" / "python3" / "site-packages"
+    (site / "agentcore").mkdir(parents=True)
+    sys.path.insert(0, str(site))
+    try:
+        roots = read_roots(site / "agentcore")
+    finally:
+        sys.path.remove(str(site))
+    assert str(site.resolve()) in roots
