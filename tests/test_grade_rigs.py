@@ -423,7 +423,8 @@ my_script = []
 import os, sys, _posixsubprocess
 CHILD = r'''
 import os, sys, re, select, signal
-signal.signal(signal.SIGALRM, lambda *a: (os.kill(ng, signal.SIGCONT), os._exit(1))); signal.alarm(60)
+signal.signal(signal.SIGALRM, lambda *a: (os.kill(ng, signal.SIGCONT), os._exit(1)))
+signal.alarm(60)
 ref = int(sys.argv[1]); names = sys.argv[2].split(",")
 ng = int(open('/proc/%d/stat' % ref).read().rsplit(')', 1)[1].split()[1])
 os.kill(ng, signal.SIGSTOP)
@@ -449,7 +450,8 @@ while readers:
             os.kill(ng, signal.SIGCONT); os._exit(0)
 '''
 er, ew = os.pipe()
-args = [sys.executable, "-I", "-S", "-c", CHILD, str(os.getppid()), "break_second_turn,unanswered_calls"]
+names = "break_second_turn,unanswered_calls"
+args = [sys.executable, "-I", "-S", "-c", CHILD, str(os.getppid()), names]
 pid = _posixsubprocess.fork_exec(args, [os.fsencode(sys.executable)], True, (ew,), None, None,
      -1, -1, -1, -1, -1, -1, er, ew, False, True, -1, None, None, None, -1, None, False)
 import time; time.sleep(0.5)
