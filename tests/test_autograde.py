@@ -1,8 +1,9 @@
 """A teacher can release and autograde a lesson with nbgrader, and the grades hold.
 
 One lesson (03, two exercises, one point each) goes through ``nbgrader generate_assignment``
-and ``nbgrader autograde`` in a temporary course folder, configured as README says (the
-``GradeInFreshInterpreter`` preprocessor after ``Execute``). Students submit the solutions, a
+and ``nbgrader autograde`` in a temporary course folder, configured as README says (the verdicts
+judged by ``JudgeBeforeExecute`` before nbgrader's ``Execute``, written by
+``GradeInFreshInterpreter`` after it). Students submit the solutions, a
 half-right notebook, and rigging attempts (one in each answer cell): each must score zero.
 The points come from hidden tests that judge each answer in a fresh interpreter; the released
 notebook does not contain them. The zh-CN lesson 03, configured with the Chinese code stub,
@@ -186,6 +187,27 @@ def unanswered_calls(messages):
 """
 """A thread left running that keeps replacing the judges while the verdicts are computed."""
 
+EDITS_SOURCE_WHEN_EXECUTED = """
+import glob, json, sys
+if "agentcore.course.judges.player" not in sys.modules:  # nbgrader's own Execute kernel
+    for path in glob.glob("../../../source/*/*.ipynb"):
+        with open(path, encoding="utf-8") as file:
+            notebook = json.load(file)
+        for index, cell in enumerate(notebook["cells"]):
+            if cell["metadata"].get("agentcore", {}).get("exercise") == "unanswered_calls":
+                right = dict(cell, metadata={}, outputs=[], execution_count=None)
+                notebook["cells"].insert(index + 1, right)
+                break
+        with open(path, "w", encoding="utf-8") as file:
+            json.dump(notebook, file)
+def unanswered_calls(messages):
+    return []
+"""
+"""A wrong answer that, run by nbgrader's ``Execute`` (an ordinary kernel), inserts the teacher's
+solution into the teacher's source notebook right after the answer cell: a grade that read the
+source after ``Execute`` would run the solution after the wrong answer (it scored full marks
+until the judging moved before ``Execute``)."""
+
 RIGS: dict[str, tuple[str, str | None]] = {
     # the judge rebound: the old hidden tests trusted this name
     "rebinds_accepted": ("accepted = lambda *args, **kwargs: True\n", None),
@@ -212,6 +234,8 @@ RIGS: dict[str, tuple[str, str | None]] = {
     "patches_json": (PATCHES_JSON, None),
     # a thread of the learner's that outlives its cell and patches the judges meanwhile
     "leaves_a_thread": (LEAVES_A_THREAD, None),
+    # the teacher's source notebook edited by nbgrader's own kernel, before the grade reads it
+    "edits_source_when_executed": (EDITS_SOURCE_WHEN_EXECUTED, None),
 }
 
 
@@ -220,6 +244,7 @@ PAIRS = {
     "patches_and_equals": ("patches_registry", "always_equal"),
     "forgets_and_edits": ("deletes_forget", "edits_gradebook_and_files"),
     "patches_json_and_threads": ("patches_json", "leaves_a_thread"),
+    "prints_and_edits_source": ("prints_a_tick", "edits_source_when_executed"),
 }
 """Each student tries one rig in each of the two answer cells: every cell must score zero."""
 

@@ -541,3 +541,54 @@ def test_a_paris_test_that_asks_about_tokyo_is_asked_whether_it_asks_about_paris
     """
     line = judged("check_paris_weather", tokyo_request)
     assert line.startswith("✘") and "AssertionError" in line and "ask about Paris" in line
+
+
+def test_a_handler_stuck_in_a_c_call_gives_a_cross_even_when_the_tool_wraps_the_alarm(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Tool.execute turns the alarm's TimeLimitExceeded into a ToolExecutionError and the run goes
+    # on to the handler's next call; a one-shot alarm then left that time.sleep running for ever
+    # (a new learner's finding). faulthandler ends the suite instead of hanging it if it regresses.
+    import faulthandler
+
+    monkeypatch.setattr(core, "TIME_LIMIT_SECONDS", 1.0)
+    faulthandler.dump_traceback_later(120, exit=True)
+    try:
+        started = time.monotonic()
+        sleeping = """
+        import time
+        def send_reminder(text):
+            outbox.append(text)
+            time.sleep(10**6)
+        """
+        line = judged("failing_reminder", sleeping, outbox=[])
+    finally:
+        faulthandler.cancel_dump_traceback_later()
+    assert line.startswith("✘") and "1 seconds" in line, line
+    assert time.monotonic() - started < 30
+
+
+def test_a_loop_that_swallows_every_exception_is_stopped_every_time(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The tracer used to race the alarm: when it raised first (inside the try), Python removed
+    # it, the loop swallowed the error, and a one-shot alarm landing in the try again hung the
+    # kernel (5 runs in 15 under load). Now only the alarm raises first, and again and again.
+    import faulthandler
+
+    monkeypatch.setattr(core, "TIME_LIMIT_SECONDS", 1.0)
+    looping = """
+    def unanswered_calls(messages):
+        while True:
+            try:
+                while True:
+                    pass
+            except BaseException:
+                pass
+    """
+    faulthandler.dump_traceback_later(120, exit=True)
+    try:
+        lines = [judged("unanswered_calls", looping) for _ in range(8)]
+    finally:
+        faulthandler.cancel_dump_traceback_later()
+    assert all(line.startswith("✘") and "1 seconds" in line for line in lines), lines

@@ -327,20 +327,35 @@ class Budget:
     runtime's own code runs at nearly full speed; a learner frame whose code loops within one
     line (``while True: pass``, which gives no line event) is traced per opcode as well
     (:func:`loops_within_one_line`), so the fallback stops it too.
+
+    With the alarm, the deadline is the alarm's alone, and it repeats every
+    :data:`REPEAT_SECONDS` until the work ends: a layer that turns one ``TimeLimitExceeded``
+    into its own error (``Tool.execute`` makes it a ``ToolExecutionError`` and the run goes on
+    to the next turn) cannot leave the learner's next blocking call running for ever. The
+    tracer then raises only after an alarm did, at the next learner line, which is the handler
+    of a learner ``except BaseException`` that swallowed the alarm's (Python removes a tracer
+    that raised, so it must not be the first to raise). Work that returns after the deadline
+    still ends in ``TimeLimitExceeded``: what it returned was computed with interrupted code.
     """
+
+    REPEAT_SECONDS = 0.25
 
     def __init__(self, seconds: float) -> None:
         self.seconds = seconds
         self.deadline = 0.0
         self.expired = False
+        self.alarm = False
+        self.active = False
 
     def _over(self) -> bool:
-        if not self.expired and time.monotonic() > self.deadline:
+        if not self.alarm and not self.expired and time.monotonic() > self.deadline:
             self.expired = True
         return self.expired
 
     def _line(self, frame: FrameType, event: str, arg: Any) -> Any:
-        if self._over():
+        # not at an "exception" event: that comes where the alarm's error was raised, inside
+        # the learner's try, which would swallow this one too and Python would drop the tracer
+        if event != "exception" and self._over():
             raise TimeLimitExceeded(self.seconds)
         return self._line
 
@@ -354,26 +369,46 @@ class Budget:
         return self._line
 
     def _alarm(self, signum: int, frame: FrameType | None) -> None:
+        if not self.active:  # an alarm that lands while run() restores its state does nothing
+            return
+        if frame is not None and frame.f_code in _TRACER_CODES:
+            # Raised inside the tracer, the error would make Python drop the tracer; and the
+            # tracer must not raise before the alarm does (it would raise inside the learner's
+            # try). The next alarm, REPEAT_SECONDS later, lands in learner code instead.
+            return
         self.expired = True
         raise TimeLimitExceeded(self.seconds)
 
     def run(self, work: Callable[[], T]) -> T:
-        """Run ``work`` under the deadline; restore any earlier tracer and alarm handler."""
+        """Run ``work`` under the deadline and return what it returns; restore any earlier
+        tracer and alarm handler. Raises ``TimeLimitExceeded`` when the deadline passed, even
+        if ``work`` returned after it."""
         self.deadline = time.monotonic() + self.seconds
+        self.expired = False
         previous_trace = sys.gettrace()
-        use_alarm = alarm_available()
+        self.alarm = alarm_available()
         previous_handler: Any = None
-        if use_alarm:
+        self.active = True
+        if self.alarm:
             previous_handler = signal.signal(signal.SIGALRM, self._alarm)
-            signal.setitimer(signal.ITIMER_REAL, self.seconds)
+            signal.setitimer(signal.ITIMER_REAL, self.seconds, self.REPEAT_SECONDS)
         try:  # the tracer is set inside: if setting it fails, the alarm is still taken back
             sys.settrace(self._call)
-            return work()
+            result = work()
         finally:
+            self.active = False
             sys.settrace(previous_trace)
-            if use_alarm:
+            if self.alarm:
                 signal.setitimer(signal.ITIMER_REAL, 0)
                 signal.signal(signal.SIGALRM, previous_handler)
+        if self.expired:
+            raise TimeLimitExceeded(self.seconds)
+        return result
+
+
+_TRACER_CODES = frozenset(
+    method.__code__ for method in (Budget._over, Budget._line, Budget._call, Budget._alarm)
+)
 
 
 def call(name: str, function: Any, *args: Any) -> Any:

@@ -16,19 +16,24 @@ computed here instead:
 * :func:`code_stub` is what an answer cell holds until the learner answers, in the lesson's
   language (nbgrader's ``ClearSolutions.code_stub``); :func:`holds_code_stub` tells whether a
   cell still holds one, in either language.
-* :class:`GradeInFreshInterpreter` is an nbgrader preprocessor for ``Autograde`` (after
-  ``Execute``): it judges every exercise from the notebook as it was *before* any learner code
-  ran and writes each grade cell's outputs itself, so nothing the learner's kernel did (hiding a
-  traceback, editing files or the gradebook) changes the score. README's teacher section shows
-  the one configuration line.
+* :class:`JudgeBeforeExecute` and :class:`GradeInFreshInterpreter` are nbgrader preprocessors
+  for ``Autograde``, around its ``Execute``: the first judges every exercise from the notebook
+  as submitted, *before* nbgrader's own kernel runs any learner code, the second writes each
+  grade cell's outputs after it, so nothing the learner's kernel did (hiding a traceback,
+  editing the judges, the teacher's notebook or the gradebook) changes the score. README's
+  teacher section shows the one configuration line (:func:`autograde_preprocessors`).
 
-Residual limits (written down, not hidden): the learner's code runs in the player with the
-grader's permissions. The player refuses new processes, ``ctypes`` and opening ``/proc`` or a
-relative path, and the referee makes itself unreadable to other processes (``prctl``), but
-learner code can still read or edit files outside the notebook (the teacher's source folder,
-other students' rows in the gradebook), write a ``.pth`` file that runs in the teacher's later
-``nbgrader`` processes, or import native code it wrote itself. Grade in a container or a
-JupyterHub user's own account for a class where that matters (README).
+Residual limits (written down, not hidden). On Linux with Landlock the player is confined
+(:mod:`agentcore.course.judges.sandbox`): it writes no file outside its scratch folder, starts
+no program, reads neither the checkout's solutions nor another process's memory or file
+descriptors. Still open there: learner code can read what the grader's account may read outside
+the checkout (a teacher's source folder elsewhere, the gradebook: it can learn, not change, a
+grade), signal the grader's processes (a stopped grade scores zero) and connect to loopback (a
+Jupyter kernel of the same user). nbgrader's own ``Execute`` kernel is not confined: what it
+writes (a ``.pth`` file, an edited judge) reaches the teacher's *later* nbgrader commands, not
+the grade being computed. Without Landlock (other systems) only the player's audit hook stands,
+and learner code has the grader's permissions. Grade in a container or a JupyterHub user's own
+account for a class where that matters (README).
 """
 
 from __future__ import annotations
@@ -273,33 +278,75 @@ def graded(exercise: str, notebook: str, key: Any = None, language: str | None =
         raise AssertionError(line)
 
 
-class GradeInFreshInterpreter(Preprocessor):
-    """nbgrader ``Autograde`` preprocessor: grade cells scored by :func:`judge_notebook` alone.
+_SOURCES: dict[Path, Any] = {}
+"""The teacher's source notebooks as this process first read them (see :func:`_teachers_source`)."""
 
-    Add it after ``Execute`` (``c.Autograde.autograde_preprocessors``, see README). For each
-    grade cell whose hidden test calls ``graded("exercise", ...)`` it replaces the outputs the
-    learner's kernel left with ``[]`` (accepted: full points) or one ``error`` output holding the
-    verdict line (zero points), judging the answer cells as the notebook held them before it
-    was executed. Other grade cells keep their outputs.
-    """
+
+def _teachers_source(path: Path) -> Any:
+    """The teacher's source notebook at ``path``, read once per process: ``nbgrader autograde``
+    grades every student in one process, and a student graded earlier ran code (nbgrader's
+    ``Execute``) that could have edited the file before a later student is judged."""
+    if path not in _SOURCES:
+        _SOURCES[path] = json.loads(path.read_text("utf-8"))
+    return _SOURCES[path]
+
+
+class JudgeBeforeExecute(Preprocessor):
+    """nbgrader ``Autograde`` preprocessor, right before ``Execute``: judge the notebook as
+    submitted, before any of its code has run in nbgrader's own kernel.
+
+    ``Execute`` runs the learner's cells in an ordinary kernel, where they could edit the files
+    a later grade reads (the package's judges, the teacher's source notebook). So the verdicts
+    are computed first, by :func:`judge_notebook` (whose player confines learner code), for
+    every grade cell whose hidden test calls ``graded("exercise", ...)``, and kept in
+    ``resources["agentcore_grades"]`` (``{cell index: (accepted, verdict line)}``) for
+    :class:`GradeInFreshInterpreter`. Raises ``OSError`` if the teacher's source notebook
+    cannot be read."""
 
     # nbconvert runs a preprocessor only when it is enabled; nbgrader's own are by default
     enabled = Bool(True).tag(config=True)
 
     def preprocess(self, nb: Any, resources: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
-        """Judge ``nb``'s exercises and rewrite its graded cells' outputs; ``(nb, resources)``."""
+        """Judge ``nb``'s graded exercises; ``(nb, resources)`` with the verdicts added."""
         info = resources["nbgrader"]
         course = CourseDirectory(parent=self)
         folder = course.format_path(course.source_directory, ".", info["assignment"])
-        source = json.loads((Path(folder) / f"{info['notebook']}.ipynb").read_text("utf-8"))
+        source = _teachers_source(Path(folder).resolve() / f"{info['notebook']}.ipynb")
         wanted = {}
         for index, cell in enumerate(nb.cells):
             call = graded_call(_source(cell)) if _is_grade(cell) else None
             if call is not None:
                 wanted[index] = call[0]
         results = judge_notebook(source, nb, sorted(set(wanted.values())))
-        for index, exercise in wanted.items():
-            ok, line = results[exercise]
+        resources["agentcore_grades"] = {
+            index: results[exercise] for index, exercise in wanted.items()
+        }
+        return nb, resources
+
+
+class GradesNotJudged(RuntimeError):
+    """:class:`GradeInFreshInterpreter` ran without :class:`JudgeBeforeExecute` before it (an
+    ``nbgrader_config.py`` that lists one and not the other); use
+    :func:`autograde_preprocessors`."""
+
+
+class GradeInFreshInterpreter(Preprocessor):
+    """nbgrader ``Autograde`` preprocessor, right after ``Execute``: each grade cell judged by
+    :class:`JudgeBeforeExecute` gets the outputs of its verdict, whatever the learner's kernel
+    left there: ``[]`` (accepted: full points) or one ``error`` output holding the verdict line
+    (zero points). Other grade cells keep their outputs. Raises :class:`GradesNotJudged`
+    without the verdicts."""
+
+    enabled = Bool(True).tag(config=True)
+
+    def preprocess(self, nb: Any, resources: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
+        """Write the verdicts into ``nb``'s graded cells; ``(nb, resources)``."""
+        if "agentcore_grades" not in resources:
+            raise GradesNotJudged(
+                "JudgeBeforeExecute did not run before Execute: set "
+                "c.Autograde.autograde_preprocessors = autograde_preprocessors() (README)"
+            )
+        for index, (ok, line) in resources["agentcore_grades"].items():
             nb.cells[index].outputs = (
                 []
                 if ok
@@ -313,8 +360,9 @@ class GradeInFreshInterpreter(Preprocessor):
 
 
 def autograde_preprocessors() -> list[Any]:
-    """nbgrader's ``Autograde.autograde_preprocessors`` with :class:`GradeInFreshInterpreter`
-    right after ``Execute``: for a teacher's ``nbgrader_config.py``::
+    """nbgrader's ``Autograde.autograde_preprocessors`` with :class:`JudgeBeforeExecute` right
+    before ``Execute`` and :class:`GradeInFreshInterpreter` right after it: for a teacher's
+    ``nbgrader_config.py``::
 
         from agentcore.course.judges.grade import autograde_preprocessors
         c.Autograde.autograde_preprocessors = autograde_preprocessors()
@@ -325,5 +373,5 @@ def autograde_preprocessors() -> list[Any]:
     from nbgrader.preprocessors import Execute  # type: ignore[import-untyped]
 
     default = list(Autograde.class_traits()["autograde_preprocessors"].default())
-    position = default.index(Execute) + 1
-    return [*default[:position], GradeInFreshInterpreter, *default[position:]]
+    at = default.index(Execute)
+    return [*default[:at], JudgeBeforeExecute, Execute, GradeInFreshInterpreter, *default[at + 1 :]]
