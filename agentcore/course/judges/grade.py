@@ -57,6 +57,7 @@ from nbgrader.coursedir import CourseDirectory  # type: ignore[import-untyped]
 from traitlets import Bool
 
 from agentcore.course.judges.core import forgotten_names, verdict_line
+from agentcore.course.judges.sandbox import unavailable
 from agentcore.course.text import LANGUAGES, current_language, phrase, resolve_language
 
 NOTEBOOK_TIME_LIMIT_SECONDS = 300.0
@@ -317,6 +318,12 @@ class JudgeBeforeExecute(Preprocessor):
             call = graded_call(_source(cell)) if _is_grade(cell) else None
             if call is not None:
                 wanted[index] = call[0]
+        missing = unavailable()
+        if missing is not None:
+            self.log.warning(
+                "grading without confinement (%s): learner code runs with your permissions",
+                missing,
+            )
         results = judge_notebook(source, nb, sorted(set(wanted.values())))
         resources["agentcore_grades"] = {
             index: results[exercise] for index, exercise in wanted.items()

@@ -179,8 +179,7 @@ def compare_cities(ns: Namespace) -> Judgement:
         if result.model_turns != 2:
             return False, "compare_turns", {"turns": result.model_turns}
         answer = str(result.answer)
-        said_warmer, said_colder = _named_at(answer, warmer), _named_at(answer, colder)
-        if said_warmer is None or (said_colder is not None and said_colder < said_warmer):
+        if called_warmer(answer, (warmer, colder)) != warmer:
             # Name the readings the run saw: a hard-coded answer and one that takes the first
             # observation instead of comparing both fail the same case, for one reason.
             readings = {m["city"]: m["temperature_c"] for m in _observed(result.messages)}
@@ -196,9 +195,56 @@ def _observed(messages: Any) -> list[dict[str, Any]]:
     return [r for r in readings if isinstance(r, dict) and "city" in r]
 
 
-def _named_at(answer: str, city: str) -> int | None:
-    """Where ``answer`` first names ``city``, in English or by its Chinese name
-    (``ZH_CN_WORDS``, what the zh-CN lesson prints), or ``None`` if it does not."""
-    lowered = answer.lower()  # "TOKYO is warmer" names Tokyo too
-    found = [at for at in (lowered.find(city.lower()), answer.find(ZH_CN_WORDS[city])) if at >= 0]
-    return min(found) if found else None
+WARMER_WORDS = ("warmer", "hotter", "warmest", "hottest", "暖", "热")
+COLDER_WORDS = ("colder", "cooler", "coldest", "coolest", "冷", "凉")
+"""Words that compare temperatures, English and Chinese (``更暖和``, ``更冷`` hold them)."""
+
+
+def _named_at(answer: str, city: str) -> list[int]:
+    """Where ``answer`` names ``city``, in English (any case) or by its Chinese name
+    (``ZH_CN_WORDS``, what the zh-CN lesson prints)."""
+    lowered = answer.lower()
+    places: list[int] = []
+    for name, text in ((city.lower(), lowered), (ZH_CN_WORDS[city], answer)):
+        at = text.find(name)
+        while at >= 0:
+            places.append(at)
+            at = text.find(name, at + 1)
+    return sorted(places)
+
+
+def called_warmer(answer: str, cities: tuple[str, str]) -> str | None:
+    """Which of the two ``cities`` the sentence ``answer`` calls the warmer one, or ``None``.
+
+    The first comparing word decides (:data:`WARMER_WORDS`, :data:`COLDER_WORDS`): the city
+    named last before it is the one it describes ("Tokyo is 9.0°C and Paris 21.0°C, so Paris
+    is warmer", "Tokyo is colder"), or, named after it, the first one there ("warmer in
+    Paris"); Chinese "A 比 B 暖和" compares A. With no comparing word, the city named first
+    ("Paris: 21.0°C, Tokyo: 9.0°C"). A sentence naming one city only calls that one warmer.
+    """
+    lowered = answer.lower()
+    named = {city: _named_at(answer, city) for city in cities}
+    if not any(named.values()):
+        return None
+    words = [
+        (at, word in WARMER_WORDS)
+        for word in (*WARMER_WORDS, *COLDER_WORDS)
+        for at in [lowered.find(word)]
+        if at >= 0
+    ]
+    if not words:
+        return min((places[0], city) for city, places in named.items() if places)[1]
+    at, warmer_word = min(words)
+    before = [(place, city) for city, places in named.items() for place in places if place < at]
+    after = [(place, city) for city, places in named.items() for place in places if place > at]
+    if before:
+        last = max(before)
+        subject = last[1]
+        than = answer.find("比", 0, at)
+        if than >= 0:  # "A 比 B 暖和": A is the one compared, named before 比
+            before_than = [item for item in before if item[0] < than]
+            subject = max(before_than)[1] if before_than else subject
+    else:
+        subject = min(after)[1]
+    other = cities[1] if subject == cities[0] else cities[0]
+    return subject if warmer_word else other

@@ -51,7 +51,9 @@ from agentcore.course.text import phrase
 from agentcore.course.weather import ScriptedWeatherModel, weather_request
 from agentcore.errors import (
     InvalidModelTurnError,
+    ModelError,
     ToolArgumentsError,
+    ToolBudgetExceeded,
     ToolExecutionError,
     UnknownToolError,
 )
@@ -550,7 +552,11 @@ def smallest_max_steps(ns: Namespace) -> Judgement:
     * a listed script needing 6 steps (the top of the range; a model reused across tries
       starts in its middle) and one needing 7 (one past the range: ``None``);
     * a model that never answers (``None``);
-    * a weather tool whose handler raises: ``ToolExecutionError`` must come out.
+    * runs that fail for another reason, each of which must come out of it: a weather tool
+      whose handler raises (``ToolExecutionError``), a turn of seven tool calls, over the
+      default ``max_tool_calls`` (``ToolBudgetExceeded``), and a script of one turn that runs
+      out (``ScriptExhaustedError``, a ``ModelError``): an ``except`` that lists one of those
+      beside ``MaxStepsExceeded`` turns that failure into "not enough steps".
     """
     function = ns["smallest_max_steps"]
     tools = [*build_tools(), DESCRIBE_TEMPERATURE_TOOL]
@@ -584,12 +590,21 @@ def smallest_max_steps(ns: Namespace) -> Judgement:
         ),
         CONVERSION_TOOL,
     ]
-    try:
-        function(lambda: ScriptedWeatherModel(task="convert"), broken)
-    except ToolExecutionError:
-        return True, "budget_right", {}
-    except TimeLimitExceeded:
-        raise
-    except BaseException as error:
-        raise AnswerRaised("smallest_max_steps", error) from error
-    return False, "budget_swallowed", {}
+    seven = tuple(ToolCall(f"call-{n}", WEATHER_TOOL.name, {"city": "Tokyo"}) for n in range(7))
+    lookup = ToolCall("call-weather", WEATHER_TOOL.name, {"city": "Tokyo"})
+    failing: list[tuple[Callable[[], Any], list[Tool], type[BaseException]]] = [
+        (lambda: ScriptedWeatherModel(task="convert"), broken, ToolExecutionError),
+        (lambda: ScriptedModel([ModelTurn(tool_calls=seven)]), list(tools), ToolBudgetExceeded),
+        (lambda: ScriptedModel([ModelTurn(tool_calls=(lookup,))]), list(tools), ModelError),
+    ]
+    for make_model, given, expected_error in failing:
+        try:
+            function(make_model, given)
+        except expected_error:
+            continue
+        except TimeLimitExceeded:
+            raise
+        except BaseException as error:
+            raise AnswerRaised("smallest_max_steps", error) from error
+        return False, "budget_swallowed", {}
+    return True, "budget_right", {}

@@ -12,6 +12,8 @@ differ from right ones):
     value of each case is not written down: it is whether the conversion handler of that
     run really returned (the judge counts it). The cases: Tokyo and Paris (a hard-coded
     figure shows), the describe task (the conversion is not the last observation), a run that
+    asked ``describe_temperature`` about a °F figure it never converted (its observation holds
+    a ``temperature_f`` too: only the conversion's observation counts), a run that
     ran out of turns before converting and one that ran out just after (the bound), stop and
     observe after a failing handler, a retry that succeeds the second time (the first
     conversion observation does not decide), retries that all fail, a success followed by a
@@ -151,6 +153,28 @@ def _converting_twice() -> ScriptedModel:
     return ScriptedModel(script)
 
 
+def _describing_a_guess(converted: list[Any]) -> ScriptedModel:
+    """A model that reads Tokyo's weather, skips the conversion and asks
+    ``describe_temperature`` about the right °F figure (taken from a converted run): that
+    observation holds a ``temperature_f`` too, but no conversion ever ran."""
+    fahrenheit = next(
+        json.loads(m["content"])["temperature_f"]
+        for m in converted
+        if m["role"] == "tool" and "temperature_f" in json.loads(m["content"])
+    )
+    weather = ToolCall("call-weather", WEATHER_TOOL.name, {"city": "Tokyo"})
+    describe = ToolCall(
+        "call-describe", DESCRIBE_TEMPERATURE_TOOL.name, {"temperature_f": fahrenheit}
+    )
+    return ScriptedModel(
+        [
+            ModelTurn(tool_calls=(weather,)),
+            ModelTurn(tool_calls=(describe,)),
+            ModelTurn(final_text=f"Tokyo is {fahrenheit} °F."),
+        ]
+    )
+
+
 def _case(
     key: str,
     model: Any,
@@ -189,6 +213,7 @@ def _succeeded_cases() -> list[tuple[str, list[Any], bool]]:
             on_tool_error="observe",
         ),
         _case("case_guess", ScriptedModel([ModelTurn(final_text=figure)])),
+        _case("case_described_unconverted", _describing_a_guess(tokyo[1])),
         _case("case_error_in_text", ScriptedWeatherModel(), note="rounding error under 0.1 °F"),
     ]
 

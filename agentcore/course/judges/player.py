@@ -240,8 +240,8 @@ def main(read_fd: int, write_fd: int, scratch: str) -> None:
     pipe (or learner code breaks the player), and end the process at once: no atexit handler
     or thread of learner code runs after. ``scratch``: the one folder the player may write in.
 
-    Where Landlock is missing, the player still runs, with its audit hook alone (the grade's
-    caller warns the teacher: :func:`agentcore.course.judges.grade.confinement_missing`)."""
+    Where Landlock is missing, the player still runs, with its audit hook alone (the nbgrader
+    preprocessor warns the teacher: :func:`agentcore.course.judges.sandbox.unavailable`)."""
     from pathlib import Path
 
     from agentcore.course.judges.sandbox import confine

@@ -61,6 +61,22 @@ def read_roots(package_dir: Path) -> list[str]:
     return sorted(root for root in roots if os.path.exists(root))
 
 
+def unavailable() -> str | None:
+    """Why :func:`confine` cannot confine a process here (not Linux, no ``landlock`` package,
+    a kernel without Landlock or with it disabled), or ``None`` when it can. Changes nothing."""
+    if not sys.platform.startswith("linux"):
+        return f"Landlock is Linux's; this is {sys.platform}"
+    try:
+        from landlock import landlock_abi_version  # type: ignore[import-untyped]
+    except ImportError:
+        return "the landlock package is not installed (pip install landlock)"
+    try:
+        version = landlock_abi_version()
+    except OSError as error:
+        return f"this kernel has no Landlock ({error})"
+    return None if version >= 1 else "this kernel has no Landlock"
+
+
 def confine(scratch: Path, package_dir: Path) -> str | None:
     """Confine this process and all it starts later with Landlock, for good.
 
@@ -71,12 +87,11 @@ def confine(scratch: Path, package_dir: Path) -> str | None:
 
     Returns ``None`` once confined, or why it could not be (not Linux, no ``landlock`` package,
     a kernel without Landlock or with it disabled); raises nothing."""
-    if not sys.platform.startswith("linux"):
-        return f"Landlock is Linux's; this is {sys.platform}"
-    try:
-        from landlock import FSAccess, LandlockError, Ruleset  # type: ignore[import-untyped]
-    except ImportError:
-        return "the landlock package is not installed (pip install landlock)"
+    reason = unavailable()
+    if reason is not None:
+        return reason
+    from landlock import FSAccess, LandlockError, Ruleset
+
     try:
         everything = FSAccess.all()
         reading = FSAccess.READ_FILE | FSAccess.READ_DIR
@@ -96,4 +111,4 @@ def confine(scratch: Path, package_dir: Path) -> str | None:
     return None
 
 
-__all__ = ["SYSTEM_READ_ROOTS", "confine", "read_roots"]
+__all__ = ["SYSTEM_READ_ROOTS", "confine", "read_roots", "unavailable"]
