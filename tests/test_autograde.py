@@ -208,6 +208,21 @@ solution into the teacher's source notebook right after the answer cell: a grade
 source after ``Execute`` would run the solution after the wrong answer (it scored full marks
 until the judging moved before ``Execute``)."""
 
+READS_THE_SOURCE = """
+import glob, json, os
+here = os.getcwd()  # nbgrader's working folder: the course, or a student's folder inside it
+found = []
+for up in (here, *(os.path.abspath(os.path.join(here, *[".."] * n)) for n in (1, 2, 3))):
+    found += glob.glob(os.path.join(up, "source", "*", "*.ipynb"))
+for path in found:
+    with open(path, encoding="utf-8") as file:
+        for cell in json.load(file)["cells"]:
+            if cell["metadata"].get("agentcore", {}).get("exercise") == "unanswered_calls":
+                exec("".join(cell["source"]))
+"""
+"""The teacher's solution read from the course's source folder (absolute paths, found from the
+working folder) and run in place of an answer."""
+
 RIGS: dict[str, tuple[str, str | None]] = {
     # the judge rebound: the old hidden tests trusted this name
     "rebinds_accepted": ("accepted = lambda *args, **kwargs: True\n", None),
@@ -236,6 +251,8 @@ RIGS: dict[str, tuple[str, str | None]] = {
     "leaves_a_thread": (LEAVES_A_THREAD, None),
     # the teacher's source notebook edited by nbgrader's own kernel, before the grade reads it
     "edits_source_when_executed": (EDITS_SOURCE_WHEN_EXECUTED, None),
+    # the teacher's solution read from the source folder and run
+    "reads_the_source": (READS_THE_SOURCE, None),
 }
 
 
@@ -245,6 +262,7 @@ PAIRS = {
     "forgets_and_edits": ("deletes_forget", "edits_gradebook_and_files"),
     "patches_json_and_threads": ("patches_json", "leaves_a_thread"),
     "prints_and_edits_source": ("prints_a_tick", "edits_source_when_executed"),
+    "rebinds_and_reads_source": ("rebinds_accepted", "reads_the_source"),
 }
 """Each student tries one rig in each of the two answer cells: every cell must score zero."""
 

@@ -58,17 +58,26 @@ def right_choice(item: dict[str, Any]) -> dict[str, Any]:
 
 
 def giveaways(items: list[dict[str, Any]]) -> list[str]:
-    """What gives the right choices of a quiz away: the right choice is the longest (a tie
-    counts, it gives no cover) in more than 40 % of the questions, or more than half of the right
-    choices sit at one position (as written in the JSON: the widget shuffles, the JSON does not)."""
+    """What gives the right choices of a quiz away: the right choice is the longest, or the
+    shortest (a tie counts, it gives no cover), in more than 40 % of the questions, or more than
+    half of the right choices sit at one position (as written in the JSON: the widget shuffles,
+    the JSON does not). A new learner found "always pick the shortest" scored 26 of 47."""
     longest = sum(
         all(len(c["answer"]) <= len(right_choice(item)["answer"]) for c in item["choices"])
+        for item in items
+    )
+    shortest = sum(
+        all(len(c["answer"]) >= len(right_choice(item)["answer"]) for c in item["choices"])
         for item in items
     )
     positions = Counter(item["choices"].index(right_choice(item)) for item in items)
     problems = []
     if longest > 0.4 * len(items):
         problems.append(f"the right choice is the longest in {longest} of {len(items)} questions")
+    if shortest > 0.4 * len(items):
+        problems.append(
+            f"the right choice is the shortest in {shortest} of {len(items)} questions"
+        )
     position, count = positions.most_common(1)[0]
     if count > 0.5 * len(items):
         problems.append(f"{count} of {len(items)} right choices are choice {position + 1}")
@@ -107,6 +116,17 @@ def test_the_giveaway_rule_catches_the_old_pattern_and_passes_a_varied_quiz() ->
     assert giveaways(varied) == []
     assert giveaways([*varied, question(["right, longest", "no"], 0)]) == [
         "the right choice is the longest in 3 of 6 questions"
+    ]
+    # the shortest gives it away as well (a tie counts): 2 of 6 pass, 3 of 7 do not
+    terse = [
+        question(["ok", "a wrong one, longer", "another wrong one"], 0),
+        question(["a wrong one, longer", "ok", "another wrong one"], 1),
+        question(["a wrong one, longer", "another wrong one", "ok"], 2),
+    ]
+    assert giveaways(terse) == ["the right choice is the shortest in 3 of 3 questions"]
+    assert giveaways([*varied, terse[0]]) == []
+    assert giveaways([*varied, *terse[:2]]) == [
+        "the right choice is the shortest in 3 of 7 questions"
     ]
 
 
