@@ -592,3 +592,24 @@ def test_a_loop_that_swallows_every_exception_is_stopped_every_time(
     finally:
         faulthandler.cancel_dump_traceback_later()
     assert all(line.startswith("✘") and "1 seconds" in line for line in lines), lines
+
+
+@pytest.mark.parametrize("value", ["Workflow", "agent ", False])
+def test_a_present_job_with_an_odd_value_is_named_not_called_missing(value: Any) -> None:
+    # A new learner's finding: {"A": "Workflow", ...} was told jobs A, B, C and D were missing.
+    answers = {"A": value, "B": "agent", "C": "agent", "D": "agent"}
+    line = judged("workflow_or_agent", f"my_answers = {answers!r}")
+    assert f"job A is {value!r}" in line and "missing" not in line, line
+
+
+def test_a_turn_with_the_wrong_argument_name_is_told_the_name() -> None:
+    # A new learner's finding: {"location": ...} was told to ask for each city exactly once.
+    turn = """
+    from agentcore import ModelTurn, ToolCall
+    both_cities = ModelTurn(tool_calls=[
+        ToolCall("call-1", "get_teaching_weather", {"location": "Tokyo"}),
+        ToolCall("call-2", "get_teaching_weather", {"location": "Paris"}),
+    ])
+    """
+    line = judged("both_cities", turn)
+    assert '{"city": ...}' in line and "'location'" in line, line

@@ -38,9 +38,12 @@ def workflow_or_agent(ns: Namespace) -> Judgement:
     if not isinstance(ns["my_answers"], dict):
         return False, "jobs_not_a_dict", {"kind": kind(ns["my_answers"])}
     answers = plain(ns["my_answers"])
-    missing = [job for job in JOB_NAMES if answers.get(job) not in CHOICES]
+    missing = [job for job in JOB_NAMES if job not in answers]
     if missing:
         return False, "jobs_missing", {"jobs": ", ".join(missing)}
+    odd = [job for job in JOB_NAMES if answers[job] not in CHOICES]
+    if odd:  # "Workflow", "agent ", True: the key is there, its value is not one of the two words
+        return False, "jobs_bad_value", {"job": odd[0], "value": repr(answers[odd[0]])}
     extra = [repr(key) for key in answers if key not in JOB_NAMES]
     if extra:  # a key for a job that does not exist is a misread task, not a harmless extra
         return False, "jobs_extra", {"keys": ", ".join(extra)}
@@ -65,6 +68,9 @@ def both_cities(ns: Namespace) -> Judgement:
         return False, "turn_call_count", {"count": len(calls)}
     if {plain(call.name) for call in calls} != {"get_teaching_weather"}:
         return False, "turn_tool_names", {}
+    names = sorted({key for call in calls for key in plain(dict(call.arguments))})
+    if names != ["city"]:  # {"location": "Tokyo"}: the tool's argument is called city
+        return False, "turn_argument_names", {"names": ", ".join(map(repr, names)) or "none"}
     cities = sorted(str(plain(call.arguments.get("city"))) for call in calls)
     if cities != ["Paris", "Tokyo"]:
         return False, "turn_cities", {}
