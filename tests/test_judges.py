@@ -613,3 +613,18 @@ def test_a_turn_with_the_wrong_argument_name_is_told_the_name() -> None:
     """
     line = judged("both_cities", turn)
     assert '{"city": ...}' in line and "'location'" in line, line
+
+
+def test_never_stops_counts_written_as_text_get_a_hint_naming_the_type() -> None:
+    # A new learner's finding: {"model turns": "4", ...} was told the counts were wrong.
+    solution = """
+    from agentcore import ModelTurn, ToolCall
+    def fresh_calls(messages, tools):
+        n = len(messages)
+        return ModelTurn(tool_calls=[
+            ToolCall(f"call-{n}-{i}", "get_teaching_weather", {"city": "Tokyo"}) for i in range(3)
+        ])
+    """
+    counts = "my_counts = {'model turns': '1', 'tool executions': '1'}"
+    line = judged("never_stops", solution + counts)
+    assert "my_counts['model turns'] should be of type int" in line, line

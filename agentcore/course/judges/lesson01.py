@@ -112,6 +112,11 @@ def never_stops(ns: Namespace) -> Judgement:
     counts = ns["my_counts"]
     if not isinstance(counts, dict) or set(normalized_keys(plain(counts))) != set(actual):
         return False, "never_stops_counts_keys", {}
-    if not same(normalized_keys(plain(counts)), actual):
+    given = normalized_keys(plain(counts))
+    for key in actual:  # the form before the value: a right count written "8" is not "wrong"
+        if type(given[key]) is not int:
+            shown = {"name": f"my_counts[{key!r}]", "wanted": "int", "kind": kind(given[key])}
+            return False, "value_type", shown
+    if not same(given, actual):
         return False, "never_stops_counts", {}
     return True, "never_stops_right", {}
