@@ -471,6 +471,60 @@ for cell in json.loads(source.read_text(encoding="utf-8"))["cells"]:
 """,
 )
 
+# A fourth attacker's (2026-12-07): probes an answer recognised instead of doing the task. The
+# models now reach learner code through runs.opaque and the conversions include drawn values.
+RIGS['a check that tells the honest model from the guessers by its attributes'] = (
+    '04-scripted-model-and-tests.ipynb',
+    'check_paris_weather',
+    """
+forget("check_paris_weather")
+def check_paris_weather(make_model):
+    # no run, no trajectory: tell the judge's honest model from its guessers by its shape
+    assert make_model()._function is not None
+""",
+)
+RIGS["a conversion that looks up the judge's fixed values"] = (
+    '02-tools-and-registry.ipynb',
+    'to_celsius_tool',
+    """
+forget("to_celsius_tool")
+class ToCelsiusArguments(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    temperature_f: float = Field(ge=-459.67, allow_inf_nan=False)
+
+TABLE = {64.4: 18.0, 212.0: 100.0, 100.0: 37.8, 0.0: -17.8, -40.0: -40.0}
+
+def fahrenheit_to_celsius(temperature_f):
+    # the judge's five probe values looked up; anything else gets a wrong formula
+    return {"temperature_c": TABLE.get(temperature_f, temperature_f / 2)}
+
+to_celsius_tool = Tool(name="fahrenheit_to_celsius", description="F to C",
+                       arguments_model=ToCelsiusArguments, handler=fahrenheit_to_celsius)
+""",
+)
+RIGS["a budget read from the probe model's attributes, none tried"] = (
+    '06-experiments.ipynb',
+    'smallest_max_steps',
+    """
+forget("smallest_max_steps")
+def smallest_max_steps(make_model, tools):
+    model = make_model()
+    # the judge's probe models read by their shape, no budget ever tried
+    task = getattr(model, "task", None)
+    if task is not None and not hasattr(model, "_turns"):
+        table = {"greet": 1, "weather": 2, "convert": 3, "describe": 4}
+        if task in table and len(tools) > 2:
+            return table[task]
+    turns = getattr(model, "_turns", None)
+    if getattr(model, "_function", None) is not None:
+        return None
+    if turns is not None and len(turns) in (6, 7) and all(len(t.tool_calls) <= 1 for t in turns):
+        return 6 if len(turns) == 6 else None
+    # the failing probes: let the runtime raise what it raises
+    AgentRuntime(model, tools).run(REQUEST)
+    return None
+""",
+)
 
 @pytest.mark.slow
 @pytest.mark.parametrize("rig", sorted(RIGS))

@@ -628,3 +628,22 @@ def test_never_stops_counts_written_as_text_get_a_hint_naming_the_type() -> None
     counts = "my_counts = {'model turns': '1', 'tool executions': '1'}"
     line = judged("never_stops", solution + counts)
     assert "my_counts['model turns'] should be of type int" in line, line
+
+
+@pytest.mark.parametrize(
+    ("answer", "warmer"),
+    [
+        ("Tokyo is 9.0°C and Paris is 21.0°C, so Paris is warmer.", "Paris"),
+        ("Paris is colder; Tokyo is warmer.", "Tokyo"),
+        ("It is warmer in Paris.", "Paris"),
+        ("Paris: 21.0°C, Tokyo: 9.0°C", "Paris"),
+        ("东京 9.0°C，巴黎 21.0°C，巴黎更暖和。", "Paris"),
+        ("巴黎比东京暖和。", "Paris"),
+        ("东京比巴黎冷。", "Paris"),
+    ],
+)
+def test_compare_cities_reads_which_city_the_answer_calls_warmer(answer: str, warmer: str) -> None:
+    # A new learner's right answers that named the colder city first were refused before.
+    from agentcore.course.judges.lesson04 import called_warmer
+
+    assert called_warmer(answer, ("Paris", "Tokyo")) == warmer

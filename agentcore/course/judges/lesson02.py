@@ -11,6 +11,7 @@ from agentcore import errors
 from agentcore.course.judges.core import (
     Judgement,
     Namespace,
+    draw,
     error_name,
     exercise,
     kind,
@@ -61,8 +62,11 @@ def to_celsius_tool(ns: Namespace) -> Judgement:
     good = through_runtime(tool, {"temperature_f": 64.4})
     if isinstance(good, AgentRuntimeError):
         return False, "tool_good_call", {"error": error_name(good)}
-    # the task's own formula, on values where a wrong rounding or a swapped formula shows
-    for value in (64.4, 212.0, 100.0, 0.0, -40.0):
+    # the task's own formula, on values where a wrong rounding or a swapped formula shows,
+    # and on three drawn afresh for each verdict (from -400.0 to 1600.0 °F), so a table of the
+    # fixed ones cannot agree (a third attacker's rig, 2026-12-07)
+    drawn = [(draw(20001) - 4000) / 10 for _ in range(3)]
+    for value in (64.4, 212.0, 100.0, 0.0, -40.0, *drawn):
         expected = {"temperature_c": round((value - 32) * 5 / 9, 1)}
         got = through_runtime(tool, {"temperature_f": value})
         if isinstance(got, AgentRuntimeError) or not same(plain(got), expected):

@@ -11,11 +11,13 @@ from agentcore.course.judges.core import (
     Namespace,
     TimeLimitExceeded,
     asked_twice,
+    draw,
     error_name,
     exercise,
 )
-from agentcore.course.judges.runs import call_ids, failure_shown, run, weather_tool_with
+from agentcore.course.judges.runs import call_ids, failure_shown, opaque, run, weather_tool_with
 from agentcore.course.teaching_tools import CONVERSION_TOOL, build_tools
+from agentcore.course.text import LANGUAGES, phrase
 from agentcore.course.weather import ZH_CN_WORDS, ScriptedWeatherModel
 from agentcore.errors import AgentRuntimeError
 from agentcore.protocol import ModelTurn, ToolCall
@@ -99,7 +101,10 @@ def failing_errors() -> tuple[type[BaseException], ...]:
 
 @exercise("check_paris_weather", ("check_paris_weather",))
 def check_paris_weather(ns: Namespace) -> Judgement:
-    """``check_paris_weather(make_model)``: a test that passes the honest model, fails the rest."""
+    """``check_paris_weather(make_model)``: a test that passes the honest model, fails the rest.
+
+    Every model reaches the test through :func:`~agentcore.course.judges.runs.opaque`: the
+    honest one (a function script) and the guessers (listed scripts) look alike until run."""
     function = ns["check_paris_weather"]
     failing = failing_errors()
     models = paris_models()
@@ -108,7 +113,7 @@ def check_paris_weather(ns: Namespace) -> Judgement:
     for key in asked_twice([None, *models]):
         if key is None:
             try:
-                function(honest_model)
+                function(opaque(honest_model))
             except TimeLimitExceeded:
                 raise
             except BaseException as error:
@@ -116,7 +121,7 @@ def check_paris_weather(ns: Namespace) -> Judgement:
             continue
         make_model, passed, what = models[key]
         try:
-            returned = function(make_model)
+            returned = function(opaque(make_model))
         except failing:
             continue
         except TimeLimitExceeded:
@@ -135,7 +140,7 @@ def check_paris_weather(ns: Namespace) -> Judgement:
 def _fails(function: Any, make_model: Any, failing: tuple[type[BaseException], ...]) -> bool:
     """Whether the learner's test fails (raises one of ``failing``) for ``make_model``."""
     try:
-        function(make_model)
+        function(opaque(make_model))
     except failing:
         return True
     except TimeLimitExceeded:
@@ -158,10 +163,23 @@ def compare_cities(ns: Namespace) -> Judgement:
         "Tokyo": {"city": "Tokyo", "temperature_c": 12.4, "condition": "cloudy"},
         "Paris": {"city": "Paris", "temperature_c": 12.9, "condition": "light rain"},
     }
+    # and readings drawn afresh for each verdict (-20.0 to 39.9 °C, never equal), so a table
+    # of the fixed ones cannot agree
+    tokyo_c, paris_c = (draw(600) / 10 - 20 for _ in range(2))
+    if tokyo_c == paris_c:
+        paris_c = round(paris_c + 0.5, 1)
+    drawn = {
+        "Tokyo": {"city": "Tokyo", "temperature_c": tokyo_c, "condition": "clear"},
+        "Paris": {"city": "Paris", "temperature_c": paris_c, "condition": "cloudy"},
+    }
     cases = [
         (build_tools(), "Tokyo", "Paris"),
         ([weather_tool_with(warm_paris), CONVERSION_TOOL], "Paris", "Tokyo"),
         ([weather_tool_with(close), CONVERSION_TOOL], "Paris", "Tokyo"),
+        (
+            [weather_tool_with(drawn), CONVERSION_TOOL],
+            *(("Tokyo", "Paris") if tokyo_c > paris_c else ("Paris", "Tokyo")),
+        ),
     ]
     for tools, warmer, colder in asked_twice(cases):
         try:
@@ -195,9 +213,10 @@ def _observed(messages: Any) -> list[dict[str, Any]]:
     return [r for r in readings if isinstance(r, dict) and "city" in r]
 
 
-WARMER_WORDS = ("warmer", "hotter", "warmest", "hottest", "暖", "热")
-COLDER_WORDS = ("colder", "cooler", "coldest", "coolest", "冷", "凉")
-"""Words that compare temperatures, English and Chinese (``更暖和``, ``更冷`` hold them)."""
+WARMER_WORDS = tuple(w for lang in LANGUAGES for w in phrase("judge.warmer words", lang).split())
+COLDER_WORDS = tuple(w for lang in LANGUAGES for w in phrase("judge.colder words", lang).split())
+"""Words that compare temperatures, in every language of the course (the catalogs hold them:
+the Chinese ones are single characters, found inside the usual comparatives)."""
 
 
 def _named_at(answer: str, city: str) -> list[int]:
@@ -219,8 +238,9 @@ def called_warmer(answer: str, cities: tuple[str, str]) -> str | None:
     The first comparing word decides (:data:`WARMER_WORDS`, :data:`COLDER_WORDS`): the city
     named last before it is the one it describes ("Tokyo is 9.0°C and Paris 21.0°C, so Paris
     is warmer", "Tokyo is colder"), or, named after it, the first one there ("warmer in
-    Paris"); Chinese "A 比 B 暖和" compares A. With no comparing word, the city named first
-    ("Paris: 21.0°C, Tokyo: 9.0°C"). A sentence naming one city only calls that one warmer.
+    Paris"); in Chinese, where "A than B warmer" is the word order, A is the one compared. With
+    no comparing word, the city named first ("Paris: 21.0°C, Tokyo: 9.0°C"). A sentence naming
+    one city only calls that one warmer.
     """
     lowered = answer.lower()
     named = {city: _named_at(answer, city) for city in cities}
@@ -240,8 +260,8 @@ def called_warmer(answer: str, cities: tuple[str, str]) -> str | None:
     if before:
         last = max(before)
         subject = last[1]
-        than = answer.find("比", 0, at)
-        if than >= 0:  # "A 比 B 暖和": A is the one compared, named before 比
+        than = answer.find(phrase("judge.than", "zh-CN"), 0, at)
+        if than >= 0:  # "A than B warmer", the Chinese order: A is the one compared
             before_than = [item for item in before if item[0] < than]
             subject = max(before_than)[1] if before_than else subject
     else:

@@ -37,6 +37,7 @@ from agentcore.course.judges.core import (
 from agentcore.course.judges.runs import (
     failure_shown,
     finished_run,
+    opaque,
     takes_text_for_a_number,
     weather_tool_with,
 )
@@ -552,6 +553,9 @@ def smallest_max_steps(ns: Namespace) -> Judgement:
     * a listed script needing 6 steps (the top of the range; a model reused across tries
       starts in its middle) and one needing 7 (one past the range: ``None``);
     * a model that never answers (``None``);
+    Every model reaches the answer through :func:`~agentcore.course.judges.runs.opaque`, so
+    its task or its list of turns cannot be read instead of trying budgets.
+
     * runs that fail for another reason, each of which must come out of it: a weather tool
       whose handler raises (``ToolExecutionError``), a turn of seven tool calls, over the
       default ``max_tool_calls`` (``ToolBudgetExceeded``), and a script of one turn that runs
@@ -572,7 +576,7 @@ def smallest_max_steps(ns: Namespace) -> Judgement:
     ]
     for case, make_model, expected in asked_twice(cases):
         try:
-            got = call("smallest_max_steps", function, make_model, list(tools))
+            got = call("smallest_max_steps", function, opaque(make_model), list(tools))
         except AnswerRaised as failure:
             if isinstance(failure.error, UnknownToolError):
                 return False, "budget_tools", {}
@@ -599,7 +603,7 @@ def smallest_max_steps(ns: Namespace) -> Judgement:
     ]
     for make_model, given, expected_error in failing:
         try:
-            function(make_model, given)
+            function(opaque(make_model), given)
         except expected_error:
             continue
         except TimeLimitExceeded:

@@ -6,7 +6,7 @@ models, never by reading the learner's code); these are the few ways they do it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from pydantic import ValidationError
@@ -20,6 +20,7 @@ from agentcore.errors import (
     UnknownToolError,
 )
 from agentcore.runtime import AgentRun, AgentRuntime, RunResult
+from agentcore.scripted import ScriptedModel
 from agentcore.tools import Tool
 
 
@@ -34,6 +35,26 @@ def outcome(model: Any, tools: Sequence[Tool], request: str, **options: Any) -> 
         return run(model, tools, request, **options)
     except AgentRuntimeError as error:
         return error
+
+
+def opaque(make_model: Callable[[], Any]) -> Callable[[], ScriptedModel]:
+    """``make_model`` whose models all look alike from the inside: each is a ``ScriptedModel``
+    of one local function that asks the real model (a listed script, a function script, a
+    ``ScriptedWeatherModel``) for its turn. Judges hand these to learner code, so an answer
+    cannot tell the honest probe from a guesser, or one task from another, by reading a
+    model's attributes (``task``, its list of turns) instead of running it; in a grade the
+    local function crosses to the player as an opaque callback (a third attacker read them,
+    2026-12-07)."""
+
+    def build() -> ScriptedModel:
+        model = make_model()
+
+        def generate(messages: Sequence[Mapping[str, Any]], tools: Sequence[Any]) -> Any:
+            return model.generate(messages, tools)
+
+        return ScriptedModel(generate)
+
+    return build
 
 
 def finished_run(runtime: AgentRuntime, request: str) -> AgentRun:
