@@ -525,6 +525,23 @@ def smallest_max_steps(make_model, tools):
     return None
 """,
 )
+# ... and a new learner's, once the models looked alike: drain the model, since a listed
+# guesser ran out and the honest function script never did (now both answer by transcript).
+RIGS["a check that drains the model until a listed script runs out"] = (
+    "04-scripted-model-and-tests.ipynb",
+    "check_paris_weather",
+    """
+forget("check_paris_weather")
+def check_paris_weather(make_model):
+    model = make_model()
+    request = [{"role": "user", "content": "What is Paris's teaching weather?"}]
+    try:
+        for _ in range(6):
+            model.generate(request, [])
+    except Exception:
+        assert False, "a listed script"
+""",
+)
 
 @pytest.mark.slow
 @pytest.mark.parametrize("rig", sorted(RIGS))

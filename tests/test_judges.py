@@ -647,3 +647,19 @@ def test_compare_cities_reads_which_city_the_answer_calls_warmer(answer: str, wa
     from agentcore.course.judges.lesson04 import called_warmer
 
     assert called_warmer(answer, ("Paris", "Tokyo")) == warmer
+
+
+def test_a_check_that_drains_the_model_cannot_tell_the_honest_one() -> None:
+    # A new learner's self-check rig: listed guessers ran out when asked again and again about
+    # one transcript, the honest function script did not.
+    draining = """
+    def check_paris_weather(make_model):
+        model = make_model()
+        request = [{"role": "user", "content": "What is Paris's teaching weather?"}]
+        try:
+            for _ in range(6):
+                model.generate(request, [])
+        except Exception:
+            assert False, "a listed script"
+    """
+    assert judged("check_paris_weather", draining).startswith("✘")

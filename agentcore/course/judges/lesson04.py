@@ -15,7 +15,14 @@ from agentcore.course.judges.core import (
     error_name,
     exercise,
 )
-from agentcore.course.judges.runs import call_ids, failure_shown, opaque, run, weather_tool_with
+from agentcore.course.judges.runs import (
+    call_ids,
+    failure_shown,
+    opaque,
+    run,
+    transcript_script,
+    weather_tool_with,
+)
 from agentcore.course.teaching_tools import CONVERSION_TOOL, build_tools
 from agentcore.course.text import LANGUAGES, phrase
 from agentcore.course.weather import ZH_CN_WORDS, ScriptedWeatherModel
@@ -47,12 +54,12 @@ def paris_models() -> dict[str, tuple[Callable[[], Any], str, str]]:
     other_id = ToolCall("call-paris", "get_teaching_weather", {"city": "Paris"})
     return {
         "model_guesser": (
-            lambda: ScriptedModel([ModelTurn(final_text=answer)]),
+            lambda: transcript_script([ModelTurn(final_text=answer)]),
             "paris_passed_guesser",
             "what_read",
         ),
         "model_twice": (
-            lambda: ScriptedModel(
+            lambda: transcript_script(
                 [
                     ModelTurn(tool_calls=(look,)),
                     ModelTurn(tool_calls=(again,)),
@@ -63,21 +70,21 @@ def paris_models() -> dict[str, tuple[Callable[[], Any], str, str]]:
             "what_read",
         ),
         "model_other_id": (
-            lambda: ScriptedModel(
+            lambda: transcript_script(
                 [ModelTurn(tool_calls=(other_id,)), ModelTurn(final_text=answer)]
             ),
             "paris_passed_guesser",
             "what_call_id",
         ),
         "model_wrong_answer": (
-            lambda: ScriptedModel(
+            lambda: transcript_script(
                 [ModelTurn(tool_calls=(look,)), ModelTurn(final_text="Paris is 18.0°C, cloudy.")]
             ),
             "paris_passed_wrong_answer",
             "what_read",
         ),
         "model_close_answer": (
-            lambda: ScriptedModel(
+            lambda: transcript_script(
                 [
                     ModelTurn(tool_calls=(look,)),
                     ModelTurn(final_text="Paris is 12.5°C, light rain."),

@@ -15,10 +15,12 @@ from agentcore.course.judges.core import AnswerRaised
 from agentcore.course.teaching_tools import WEATHER_TOOL, WeatherArguments
 from agentcore.errors import (
     AgentRuntimeError,
+    ScriptExhaustedError,
     ToolArgumentsError,
     ToolExecutionError,
     UnknownToolError,
 )
+from agentcore.protocol import ModelTurn
 from agentcore.runtime import AgentRun, AgentRuntime, RunResult
 from agentcore.scripted import ScriptedModel
 from agentcore.tools import Tool
@@ -35,6 +37,27 @@ def outcome(model: Any, tools: Sequence[Tool], request: str, **options: Any) -> 
         return run(model, tools, request, **options)
     except AgentRuntimeError as error:
         return error
+
+
+def transcript_script(turns: Sequence[ModelTurn]) -> ScriptedModel:
+    """A listed script whose turn depends on the transcript alone: turn ``k`` for a transcript
+    that holds ``k`` model turns, ``ScriptExhaustedError`` past the last. In a run it plays
+    exactly as ``ScriptedModel(turns)``; asked twice about one transcript it answers the same,
+    as a function script does, so an answer cannot tell a listed probe from the honest one by
+    draining it (calling ``generate`` until it runs out). Not for a probe that must show a
+    model reused across runs (lesson 06's ``smallest_max_steps``): that needs a listed script's
+    state."""
+    listed = tuple(turns)
+
+    def play(messages: Sequence[Mapping[str, Any]], tools: Sequence[Any]) -> ModelTurn:
+        taken = sum(1 for message in messages if message.get("role") == "assistant")
+        if taken >= len(listed):
+            raise ScriptExhaustedError(
+                f"the script was asked for turn {taken + 1} but holds only {len(listed)}"
+            )
+        return listed[taken]
+
+    return ScriptedModel(play)
 
 
 def opaque(make_model: Callable[[], Any]) -> Callable[[], ScriptedModel]:

@@ -158,6 +158,18 @@ def signature_of(function: Any) -> list[list[Any]] | None:
     ]
 
 
+def _view_slot(name: str) -> Any:
+    from agentcore.transcript import TranscriptView
+
+    return vars(TranscriptView)[name]
+
+
+_VIEW_MESSAGES, _VIEW_LENGTH = _view_slot("_messages"), _view_slot("_length")
+"""``TranscriptView``'s own slots, read past any method a learner's code could replace: a
+judge's model that runs in the referee (:func:`agentcore.course.judges.runs.opaque`) is handed
+the transcript as plain data."""
+
+
 def describe(value: Any, keep: Callable[[Any], int], depth: int = 0) -> Any:
     """A learner value as plain JSON data (see the module's docstring for the tags).
 
@@ -168,6 +180,7 @@ def describe(value: Any, keep: Callable[[Any], int], depth: int = 0) -> Any:
     read."""
     from agentcore.protocol import ModelTurn, ToolCall
     from agentcore.tools import Tool
+    from agentcore.transcript import TranscriptView
 
     if depth > MAX_DEPTH:
         raise NotDescribable(f"nested deeper than {MAX_DEPTH}")
@@ -193,6 +206,9 @@ def describe(value: Any, keep: Callable[[Any], int], depth: int = 0) -> Any:
             "t": "dict",
             "v": [[describe(k, keep, inner), describe(v, keep, inner)] for k, v in pairs],
         }
+    if type(value) is TranscriptView:  # what a model is handed each turn: its messages, as a list
+        messages = _VIEW_MESSAGES.__get__(value)[: _VIEW_LENGTH.__get__(value)]
+        return {"t": "list", "v": [describe(item, keep, inner) for item in messages]}
     if type(value) is ToolCall:
         return {
             "t": "call",
