@@ -633,20 +633,53 @@ def test_never_stops_counts_written_as_text_get_a_hint_naming_the_type() -> None
 @pytest.mark.parametrize(
     ("answer", "warmer"),
     [
-        ("Tokyo is 9.0°C and Paris is 21.0°C, so Paris is warmer.", "Paris"),
-        ("Paris is colder; Tokyo is warmer.", "Tokyo"),
-        ("It is warmer in Paris.", "Paris"),
-        ("Paris: 21.0°C, Tokyo: 9.0°C", "Paris"),
-        ("东京 9.0°C，巴黎 21.0°C，巴黎更暖和。", "Paris"),
-        ("巴黎比东京暖和。", "Paris"),
-        ("东京比巴黎冷。", "Paris"),
+        ("Paris is warmer, at 21.0°C.", "Paris"),
+        ('  "tokyo  IS WARMER than Paris"', "Tokyo"),
+        ("巴黎更暖和。", "Paris"),
+        ("东京 更暖和，巴黎更冷。", "Tokyo"),
+        ("Paris 更暖和，21.0°C。", "Paris"),
+        # Not the form the task states: prose that cannot be read without guessing (a new
+        # learner's answers, read wrongly either way while the judge parsed free sentences).
+        ("Tokyo is not warmer than Paris.", None),
+        ("Tokyo is 9.0°C and Paris is 21.0°C, so Paris is warmer.", None),
+        ("Tokyo: 18.0°C, Paris: 12.0°C. The warmer city is Tokyo.", None),
+        ("Paris 21.0°C, Tokyo 9.0°C", None),
+        ("东京不比巴黎暖和。", None),
+        ("和东京相比，巴黎更暖和。", None),
+        ("东京18.0°C，巴黎12.0°C，更暖和的是东京。", None),
+        ("Paris is less warm than Tokyo.", None),
     ],
 )
-def test_compare_cities_reads_which_city_the_answer_calls_warmer(answer: str, warmer: str) -> None:
-    # A new learner's right answers that named the colder city first were refused before.
+def test_compare_cities_reads_the_answer_in_the_form_the_task_states(
+    answer: str, warmer: str | None
+) -> None:
     from agentcore.course.judges.lesson04 import called_warmer
 
     assert called_warmer(answer, ("Paris", "Tokyo")) == warmer
+
+
+def test_compare_cities_names_the_form_for_an_answer_not_in_it() -> None:
+    line = judged(
+        "compare_cities",
+        """
+        import json
+        from agentcore import ModelTurn, ToolCall
+        def compare_cities(messages, tools):
+            seen = {}
+            for m in messages:
+                if m["role"] == "tool":
+                    record = json.loads(m["content"])
+                    seen[record["city"]] = record["temperature_c"]
+            if len(seen) < 2:
+                return ModelTurn(tool_calls=(
+                    ToolCall("call-tokyo", "get_teaching_weather", {"city": "Tokyo"}),
+                    ToolCall("call-paris", "get_teaching_weather", {"city": "Paris"}),
+                ))
+            colder, warmer = sorted(seen, key=seen.get)
+            return ModelTurn(final_text=f"{colder} is not warmer than {warmer}.")
+        """,
+    )
+    assert line.startswith("✘") and "then \"is warmer\"" in line, line
 
 
 def test_a_check_that_drains_the_model_cannot_tell_the_honest_one() -> None:

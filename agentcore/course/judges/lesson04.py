@@ -204,7 +204,10 @@ def compare_cities(ns: Namespace) -> Judgement:
         if result.model_turns != 2:
             return False, "compare_turns", {"turns": result.model_turns}
         answer = str(result.answer)
-        if called_warmer(answer, (warmer, colder)) != warmer:
+        called = called_warmer(answer, (warmer, colder))
+        if called is None:
+            return False, "compare_form", {"answer": answer}
+        if called != warmer:
             # Name the readings the run saw: a hard-coded answer and one that takes the first
             # observation instead of comparing both fail the same case, for one reason.
             readings = {m["city"]: m["temperature_c"] for m in _observed(result.messages)}
@@ -220,58 +223,27 @@ def _observed(messages: Any) -> list[dict[str, Any]]:
     return [r for r in readings if isinstance(r, dict) and "city" in r]
 
 
-WARMER_WORDS = tuple(w for lang in LANGUAGES for w in phrase("judge.warmer words", lang).split())
-COLDER_WORDS = tuple(w for lang in LANGUAGES for w in phrase("judge.colder words", lang).split())
-"""Words that compare temperatures, in every language of the course (the catalogs hold them:
-the Chinese ones are single characters, found inside the usual comparatives)."""
-
-
-def _named_at(answer: str, city: str) -> list[int]:
-    """Where ``answer`` names ``city``, in English (any case) or by its Chinese name
-    (``ZH_CN_WORDS``, what the zh-CN lesson prints)."""
-    lowered = answer.lower()
-    places: list[int] = []
-    for name, text in ((city.lower(), lowered), (ZH_CN_WORDS[city], answer)):
-        at = text.find(name)
-        while at >= 0:
-            places.append(at)
-            at = text.find(name, at + 1)
-    return sorted(places)
+WARMER = tuple(phrase("judge.is warmer", language) for language in LANGUAGES)
+"""What follows the city's name in the answer's stated form, in every language of the course:
+``"is warmer"``, ``"更暖和"``."""
 
 
 def called_warmer(answer: str, cities: tuple[str, str]) -> str | None:
-    """Which of the two ``cities`` the sentence ``answer`` calls the warmer one, or ``None``.
+    """Which of the two ``cities`` the sentence ``answer`` calls warmer, in the form lesson 04's
+    task states, or ``None`` when ``answer`` is not in that form.
 
-    The first comparing word decides (:data:`WARMER_WORDS`, :data:`COLDER_WORDS`): the city
-    named last before it is the one it describes ("Tokyo is 9.0°C and Paris 21.0°C, so Paris
-    is warmer", "Tokyo is colder"), or, named after it, the first one there ("warmer in
-    Paris"); in Chinese, where "A than B warmer" is the word order, A is the one compared. With
-    no comparing word, the city named first ("Paris: 21.0°C, Tokyo: 9.0°C"). A sentence naming
-    one city only calls that one warmer.
+    The form: the answer begins with a city's name, as the observation spells it (any case) or
+    by its Chinese name (``ZH_CN_WORDS``, what the zh-CN lesson prints), then
+    :data:`WARMER` in either language ("Paris is warmer, at 21.0°C.", "巴黎更暖和。"); blanks
+    and quotation marks before the name, and blanks after it, are skipped. The task fixes the
+    form, rather than this function reading free prose, because prose cannot be read without
+    guessing: "Tokyo is not warmer than Paris", "东京不比巴黎暖和", "和东京相比，巴黎更暖和".
     """
-    lowered = answer.lower()
-    named = {city: _named_at(answer, city) for city in cities}
-    if not any(named.values()):
-        return None
-    words = [
-        (at, word in WARMER_WORDS)
-        for word in (*WARMER_WORDS, *COLDER_WORDS)
-        for at in [lowered.find(word)]
-        if at >= 0
-    ]
-    if not words:
-        return min((places[0], city) for city, places in named.items() if places)[1]
-    at, warmer_word = min(words)
-    before = [(place, city) for city, places in named.items() for place in places if place < at]
-    after = [(place, city) for city, places in named.items() for place in places if place > at]
-    if before:
-        last = max(before)
-        subject = last[1]
-        than = answer.find(phrase("judge.than", "zh-CN"), 0, at)
-        if than >= 0:  # "A than B warmer", the Chinese order: A is the one compared
-            before_than = [item for item in before if item[0] < than]
-            subject = max(before_than)[1] if before_than else subject
-    else:
-        subject = min(after)[1]
-    other = cities[1] if subject == cities[0] else cities[0]
-    return subject if warmer_word else other
+    start = answer.lstrip(" \t\n\"'“‘「")
+    for city in cities:
+        for name in (city, ZH_CN_WORDS[city]):
+            if start.lower().startswith(name.lower()):
+                rest = start[len(name) :].lstrip().lower()
+                if rest.startswith(WARMER):
+                    return city
+    return None
