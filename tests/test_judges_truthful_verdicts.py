@@ -51,7 +51,24 @@ def test_a_fixture_that_runs_out_says_so_and_does_not_blame_the_answer(
     [
         ('{"temperature_c": 18.0', True),
         ('{"temperature_c": 64.4', True),
+        # the same text cut elsewhere (a new learner's answer got a tick for the first one)
+        ('{"temperature_c": 18.', True),
+        ('{"temperature_c": 1', True),
+        ('{"temperature_c":', True),
+        ('{"temperature_c"', True),
+        ('{"temp', True),
+        ('{"temperature_c": 18.0, ', True),
+        ('{"temperature_c": tr', True),
+        ('{"city": "Tok\\', True),
+        ("[18.0,", True),
+        ("{", True),
+        # other breaks: JSON that is whole, or broken some other way
         ('{"temperature_c": NaN}', False),
+        ('{"temperature_c": 18.0}}', False),
+        ('{"temperature_c": 18,0}', False),
+        ("{'temperature_c': 18.0}", False),
+        ("", False),
+        ("   ", False),
         ("[18.0]", False),
         ('{"temperature_c": 18.0}', False),
         (None, False),
@@ -60,7 +77,7 @@ def test_a_fixture_that_runs_out_says_so_and_does_not_blame_the_answer(
 def test_the_lesson_break_is_a_kind_not_one_string(
     arguments: Any, is_the_lesson_break: bool
 ) -> None:
-    assert lesson05_appendix.missing_brace(arguments) is is_the_lesson_break
+    assert lesson05_appendix.cut_short(arguments) is is_the_lesson_break
 
 
 CALL_DICTS = {

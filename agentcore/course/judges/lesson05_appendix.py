@@ -21,23 +21,64 @@ timeout, named in the verdict, well before the judge's time limit would blame th
 code for looping."""
 
 
-def missing_brace(arguments: Any) -> bool:
-    """Whether ``arguments`` is the lesson's own break: JSON but for a missing closing brace.
+def cut_short(arguments: Any) -> bool:
+    """Whether ``arguments`` is the lesson's own kind of break: JSON text that ends too early.
 
-    ``'{"temperature_c": 18.0'`` is, and so is the same with another number or call_id: the
-    kind of break, not the lesson's one string.
+    ``'{"temperature_c": 18.0'`` (the lesson's missing brace) is, and so is the same text cut
+    anywhere else (``'{"temperature_c": 18.'``, ``'{"temp'``, ``'[1,'``): text that is not
+    JSON but that more text at its end would make JSON. Inputs: any value (only a ``str`` can
+    be cut short); output: ``bool``. An empty or blank string is not counted: it starts no JSON
+    value. The kind of break, not the lesson's one string (issue 18: checks probe the kind).
     """
-    if not isinstance(arguments, str):
+    if not isinstance(arguments, str) or not arguments.strip():
         return False
+    text = arguments.rstrip()
+    if _parses(text):
+        return False
+    closing, in_string, escaped = _still_open(text)
+    head = ("n" if escaped else "") + ('"' if in_string else "")
+    middles = ["", "0", ":0", '"k":0', ":0,", *_literal_rests(text)]
+    return any(_parses(text + head + middle + closing) for middle in middles)
+
+
+def _parses(text: str) -> bool:
     try:
-        json.loads(arguments)
+        json.loads(text)
     except ValueError:
-        try:
-            json.loads(arguments + "}")
-        except ValueError:
-            return False
-        return True
-    return False
+        return False
+    return True
+
+
+def _still_open(text: str) -> tuple[str, bool, bool]:
+    """What JSON ``text`` leaves open at its end: ``(the brackets that would close it,
+    inside a string, right after a backslash in that string)``."""
+    stack: list[str] = []
+    in_string = escaped = False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "{[":
+            stack.append("}" if char == "{" else "]")
+        elif char in "}]" and stack:
+            stack.pop()
+    return "".join(reversed(stack)), in_string, escaped
+
+
+def _literal_rests(text: str) -> list[str]:
+    """The rest of ``true``, ``false`` or ``null`` when ``text`` ends with their start."""
+    return [
+        literal[size:]
+        for literal in ("true", "false", "null")
+        for size in range(1, len(literal))
+        if text.endswith(literal[:size])
+    ]
 
 
 def second_turn_outcome(reply: Any, closing: tuple[Any, ...]) -> tuple[Any, bool]:
@@ -84,8 +125,8 @@ def bad_reply(ns: Namespace) -> Judgement:
 
     * it is one ``Reply`` (``agentcore.providers.local_server``), the reply to turn 2 alone
       (not a script, not an output item);
-    * it is not the lesson's own break, a missing closing brace (:func:`missing_brace`, in
-      any of its function calls);
+    * it is not the lesson's own kind of break, arguments cut short (:func:`cut_short`: the
+      missing closing brace, or the same text cut anywhere else), in any of its function calls;
     * played after the lesson's first turn, the adapter raises ``ProviderResponseError`` at
       turn 2: two model turns, one tool execution (the weather), so no handler of turn 2 ran.
       An HTTP error status (``ProviderStatusError``), a call the runtime refuses
@@ -101,7 +142,7 @@ def bad_reply(ns: Namespace) -> Judgement:
     if not isinstance(reply, Reply):
         return False, "reply_not_a_reply", {"kind": type(reply).__name__}
     items = reply.output if isinstance(reply.output, (list, tuple)) else ()
-    if any(isinstance(item, dict) and missing_brace(item.get("arguments")) for item in items):
+    if any(isinstance(item, dict) and cut_short(item.get("arguments")) for item in items):
         return False, "reply_reused", {}
     outcome, ran_out = second_turn_outcome(reply, closing_replies())
     if ran_out:
