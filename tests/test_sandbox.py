@@ -105,3 +105,64 @@ def test_an_installed_package_is_read_with_its_site_packages(tmp_path: Path) -> 
     finally:
         sys.path.remove(str(site))
     assert str(site.resolve()) in roots
+
+
+KERNEL = r"""
+import json, os, sys, time
+from pathlib import Path
+outside = Path(sys.argv[1])
+def attempt(action):
+    try:
+        action()
+        return "done"
+    except OSError as error:
+        return type(error).__name__
+if os.fork() == 0:  # a detached process, as a rig leaves one: it must not outlive the kernel
+    os.setsid()
+    if os.fork() == 0:
+        time.sleep(120)
+    os._exit(0)
+time.sleep(0.5)
+print(json.dumps({
+    "judged before": os.environ.get("AGENTCORE_JUDGED_BEFORE_EXECUTE"),
+    "write outside": attempt(lambda: (outside / "rig.txt").write_text("x")),
+    "read outside": attempt(lambda: (outside / "gradebook.db").read_bytes()),
+    "read the parent's memory": attempt(lambda: open(f"/proc/{os.getppid()}/mem", "rb").read(1)),
+    "write in TMPDIR": attempt(lambda: Path(os.environ["TMPDIR"], "ok").write_text("x")),
+    "read its own folder": attempt(lambda: Path("submitted.txt").read_text()),
+    "pid": os.getpid(),
+}), flush=True)
+"""
+
+
+@pytest.mark.skipif(not landlock_available(), reason="needs Linux with Landlock")
+def test_nbgraders_execute_kernel_runs_confined_and_leaves_nothing_running(
+    tmp_path: Path,
+) -> None:
+    # A second attacker's rigs: the Execute kernel rewrote the verdicts in the nbgrader
+    # process's memory, and a detached process of it edited the gradebook after the save.
+    outside, folder = tmp_path / "course", tmp_path / "course" / "autograded" / "student"
+    folder.mkdir(parents=True)
+    (outside / "gradebook.db").write_text("grades")
+    (folder / "submitted.txt").write_text("answers")
+    (folder / "kernel.py").write_text(KERNEL)
+    launcher = [sys.executable, "-I", "-m", "agentcore.course.judges.execute_kernel", "--"]
+    # capture_output: the run ends only once every holder of the pipe, the detached process
+    # included, is gone; so the launcher must have ended it
+    done = subprocess.run(
+        [*launcher, sys.executable, "kernel.py", str(outside)],
+        cwd=folder, capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    results = json.loads(done.stdout)
+    assert results.pop("pid") > 0
+    assert results == {
+        "judged before": "1",
+        "write outside": "PermissionError",
+        "read outside": "PermissionError",
+        "read the parent's memory": "PermissionError",
+        "write in TMPDIR": "done",
+        "read its own folder": "done",
+    }
+    assert (outside / "gradebook.db").read_text() == "grades"
+    assert not (outside / "rig.txt").exists()

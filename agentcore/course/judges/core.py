@@ -435,9 +435,15 @@ def asked_twice(cases: Sequence[T]) -> list[T]:
     list of replies learned from the order the hints revealed, cannot agree with the second
     round; the first round keeps the hint for an ordinary mistake the same on every run.
     Input: the cases (any sequence). Output: a new list of ``2 * len(cases)`` items."""
+    return [*cases, *shuffled(cases)]
+
+
+def shuffled(cases: Sequence[T]) -> list[T]:
+    """A new list of ``cases`` in a random order drawn from ``os.urandom`` (no seed a learner's
+    code sets decides it)."""
     again = list(cases)
     _ORDER.shuffle(again)
-    return [*cases, *again]
+    return again
 
 
 def draw(below: int) -> int:

@@ -54,9 +54,11 @@ from typing import Any
 import nbformat
 from nbconvert.preprocessors import Preprocessor
 from nbgrader.coursedir import CourseDirectory  # type: ignore[import-untyped]
+from nbgrader.preprocessors import Execute  # type: ignore[import-untyped]
 from traitlets import Bool
 
 from agentcore.course.judges.core import forgotten_names, verdict_line
+from agentcore.course.judges.execute_kernel import JUDGED_BEFORE_EXECUTE, ConfinedKernelManager
 from agentcore.course.judges.sandbox import unavailable
 from agentcore.course.text import LANGUAGES, current_language, phrase, resolve_language
 
@@ -271,6 +273,11 @@ def graded(exercise: str, notebook: str, key: Any = None, language: str | None =
     by :func:`judge_notebook`). Nothing in the learner's kernel is trusted: not ``accepted``,
     not the judge modules as they are in this kernel.
     """
+    if os.environ.get(JUDGED_BEFORE_EXECUTE):
+        # nbgrader's confined Execute kernel: the grade was judged before it started, and
+        # GradeInFreshInterpreter writes it over this cell's outputs (a learner who sets the
+        # variable in their own kernel only fails their own test)
+        raise AssertionError(phrase("grade.judged before execute"))
     here = Path.cwd()
     submitted = json.loads((here / notebook).read_text(encoding="utf-8"))
     source = json.loads(source_notebook(notebook, here).read_text(encoding="utf-8"))
@@ -331,6 +338,22 @@ class JudgeBeforeExecute(Preprocessor):
         return nb, resources
 
 
+class ConfinedExecute(Execute):  # type: ignore[misc]
+    """nbgrader's ``Execute``, with its kernel confined before it runs a cell
+    (:class:`~agentcore.course.judges.execute_kernel.ConfinedKernelManager`): the learner's
+    cells fill in the feedback's outputs as before, but cannot reach the nbgrader process's
+    memory, the gradebook or any file outside the kernel's scratch folder, and nothing they
+    start outlives the kernel. Configured as ``Execute`` is (``c.Execute.timeout``: traitlets
+    reads a parent class's section). Where Landlock is missing it is nbgrader's ``Execute``
+    unchanged, and :class:`JudgeBeforeExecute` has warned."""
+
+    def create_kernel_manager(self) -> Any:
+        """nbclient's kernel manager, of the confined class where Landlock is there."""
+        if unavailable() is None:
+            self.kernel_manager_class = ConfinedKernelManager
+        return super().create_kernel_manager()
+
+
 class GradesNotJudged(RuntimeError):
     """:class:`GradeInFreshInterpreter` ran without :class:`JudgeBeforeExecute` before it (an
     ``nbgrader_config.py`` that lists one and not the other); use
@@ -377,8 +400,13 @@ def autograde_preprocessors() -> list[Any]:
     Raises ``ImportError`` without nbgrader (the classroom extra).
     """
     from nbgrader.converters import Autograde  # type: ignore[import-untyped]
-    from nbgrader.preprocessors import Execute  # type: ignore[import-untyped]
 
     default = list(Autograde.class_traits()["autograde_preprocessors"].default())
     at = default.index(Execute)
-    return [*default[:at], JudgeBeforeExecute, Execute, GradeInFreshInterpreter, *default[at + 1 :]]
+    return [
+        *default[:at],
+        JudgeBeforeExecute,
+        ConfinedExecute,
+        GradeInFreshInterpreter,
+        *default[at + 1 :],
+    ]

@@ -14,6 +14,7 @@ from agentcore.course.judges.core import (
     draw,
     error_name,
     exercise,
+    shuffled,
 )
 from agentcore.course.judges.runs import (
     call_ids,
@@ -115,18 +116,26 @@ def check_paris_weather(ns: Namespace) -> Judgement:
     function = ns["check_paris_weather"]
     failing = failing_errors()
     models = paris_models()
-    # The honest model first, then every guesser; then all of them again in a random order,
-    # so a "test" that counts its calls (passes the first, fails the rest) cannot score.
-    for key in asked_twice([None, *models]):
+    # Two rounds, each in a random order, the first never starting with the honest model: a
+    # "test" that counts its calls (passes the first, fails the rest), or keeps the first model
+    # it is given and compares the others with it (a second attacker's rig), passes a guesser.
+    first_round = shuffled([None, *models])
+    while first_round[0] is None:
+        first_round = shuffled(first_round)
+    # the verdict names the deepest mistake whatever the order: the honest model failed, then
+    # a guesser passed
+    honest_error: str | None = None
+    passed: tuple[str, str, str] | None = None
+    for key in [*first_round, *shuffled(first_round)]:
         if key is None:
             try:
                 function(opaque(honest_model))
             except TimeLimitExceeded:
                 raise
             except BaseException as error:
-                return False, "paris_honest_failed", {"error": error_name(error)}
+                honest_error = honest_error or error_name(error)
             continue
-        make_model, passed, what = models[key]
+        make_model, passed_key, what = models[key]
         try:
             returned = function(opaque(make_model))
         except failing:
@@ -137,10 +146,15 @@ def check_paris_weather(ns: Namespace) -> Judgement:
             return False, "paris_guesser_error", {"model_key": key, "error": error_name(error)}
         if returned is not None:
             return False, "paris_returns_value", {}
+        passed = passed or (key, passed_key, what)
+    if honest_error is not None:
+        return False, "paris_honest_failed", {"error": honest_error}
+    if passed is not None:
         if not any(_fails(function, other, failing) for other, _, _ in models.values()):
             # it fails no model at all: an assert that never runs, or one caught inside the test
             return False, "paris_never_fails", {}
-        return False, passed, {"model_key": key, "what_key": what}
+        key, passed_key, what = passed
+        return False, passed_key, {"model_key": key, "what_key": what}
     return True, "paris_right", {}
 
 
@@ -224,8 +238,8 @@ def _observed(messages: Any) -> list[dict[str, Any]]:
 
 
 WARMER = tuple(phrase("judge.is warmer", language) for language in LANGUAGES)
-"""What follows the city's name in the answer's stated form, in every language of the course:
-``"is warmer"``, ``"更暖和"``."""
+"""What follows the city's name in the answer's stated form, in every language of the course
+(the catalogs' ``judge.is warmer``: "is warmer" and its Chinese)."""
 
 
 def called_warmer(answer: str, cities: tuple[str, str]) -> str | None:
@@ -234,12 +248,12 @@ def called_warmer(answer: str, cities: tuple[str, str]) -> str | None:
 
     The form: the answer begins with a city's name, as the observation spells it (any case) or
     by its Chinese name (``ZH_CN_WORDS``, what the zh-CN lesson prints), then
-    :data:`WARMER` in either language ("Paris is warmer, at 21.0°C.", "巴黎更暖和。"); blanks
-    and quotation marks before the name, and blanks after it, are skipped. The task fixes the
-    form, rather than this function reading free prose, because prose cannot be read without
-    guessing: "Tokyo is not warmer than Paris", "东京不比巴黎暖和", "和东京相比，巴黎更暖和".
+    :data:`WARMER` in either language ("Paris is warmer, at 21.0°C."); blanks and quotation
+    marks before the name, and blanks after it, are skipped. The task fixes the form, rather
+    than this function reading free prose, because prose cannot be read without guessing:
+    "Tokyo is not warmer than Paris", "Paris is less warm", and their Chinese (tests).
     """
-    start = answer.lstrip(" \t\n\"'“‘「")
+    start = answer.lstrip(" \t\n\"'\u201c\u2018")
     for city in cities:
         for name in (city, ZH_CN_WORDS[city]):
             if start.lower().startswith(name.lower()):

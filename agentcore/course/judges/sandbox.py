@@ -29,6 +29,7 @@ from __future__ import annotations
 import os
 import sys
 import sysconfig
+from collections.abc import Iterable
 from pathlib import Path
 
 SYSTEM_READ_ROOTS = ("/usr", "/lib", "/lib64", "/etc", "/dev", "/proc", "/sys")
@@ -77,13 +78,23 @@ def unavailable() -> str | None:
     return None if version >= 1 else "this kernel has no Landlock"
 
 
-def confine(scratch: Path, package_dir: Path) -> str | None:
+def confine(
+    scratch: Path,
+    package_dir: Path,
+    *,
+    also_read: Iterable[Path] = (),
+    may_execute: bool = False,
+) -> str | None:
     """Confine this process and all it starts later with Landlock, for good.
 
     Inputs: ``scratch``, the one folder the process may write in (created by the caller, made
-    the process's ``TMPDIR``, ``HOME`` and ``IPYTHONDIR`` here), and ``package_dir``, the
-    ``agentcore`` folder. Call it before any other thread exists: Landlock confines the calling
-    thread, and threads and processes inherit it from their creator.
+    the process's ``TMPDIR``, ``HOME`` and ``IPYTHONDIR`` here); ``package_dir``, the
+    ``agentcore`` folder; ``also_read``, files or folders readable besides :func:`read_roots`
+    (nbgrader's kernel: its working folder and its one connection file); ``may_execute``,
+    whether programs under the readable folders may be started (the player: no; nbgrader's
+    kernel, started through :mod:`agentcore.course.judges.execute_kernel`: yes, it still runs
+    confined). Call it before any other thread exists: Landlock confines the calling thread,
+    and threads and processes inherit it from their creator.
 
     Returns ``None`` once confined, or why it could not be (not Linux, no ``landlock`` package,
     a kernel without Landlock or with it disabled); raises nothing."""
@@ -99,7 +110,9 @@ def confine(scratch: Path, package_dir: Path) -> str | None:
         # a grade could use
         handled = everything & ~FSAccess.IOCTL_DEV
         ruleset = Ruleset(restrict_rules=handled)
-        for root in read_roots(package_dir):
+        if may_execute:
+            reading |= FSAccess.EXECUTE
+        for root in [*read_roots(package_dir), *(str(path) for path in also_read)]:
             ruleset.allow(root, rules=reading if os.path.isdir(root) else FSAccess.READ_FILE)
         ruleset.allow(str(scratch), rules=handled & ~FSAccess.EXECUTE)
         ruleset.allow(os.devnull, rules=FSAccess.READ_FILE | FSAccess.WRITE_FILE)

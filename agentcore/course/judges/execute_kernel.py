@@ -1,0 +1,154 @@
+"""nbgrader's ``Execute`` kernel, confined like the player before it runs a cell.
+
+``nbgrader autograde`` runs the submitted notebook in an ordinary kernel (nbgrader's
+``Execute``) to fill in its outputs for the feedback. That kernel runs learner code as the
+grader's own user, as a child of the nbgrader process: unconfined, it could open the nbgrader
+process's memory through ``/proc/PID/mem`` and rewrite verdicts that process holds, or leave a
+detached process that edits the gradebook once nbgrader has saved the grades (a second
+attacker's two rigs, issue 18). :class:`ConfinedKernelManager` starts the kernel through this
+module instead::
+
+    python -I -m agentcore.course.judges.execute_kernel -- KERNEL COMMAND ...
+
+whose kernel confines itself with :func:`agentcore.course.judges.sandbox.confine` (Landlock),
+then becomes ``KERNEL COMMAND`` (``execve``; the confinement holds for it and for everything it
+starts), and which ends every process the kernel leaves behind (:func:`main`). Confined, the
+kernel writes only in a scratch folder (its ``HOME``, ``TMPDIR`` and ``IPYTHONDIR``); reads
+only what Python imports from, the system's folders, its own working folder (the
+submission's) and its one connection file (not the gradebook, not the teacher's source
+notebook, not another kernel's connection file); and may not open another process's memory
+(Landlock's ptrace rule), the nbgrader process's included.
+
+Hidden tests that call :func:`agentcore.course.judges.grade.graded` in this kernel are told so
+(``AGENTCORE_JUDGED_BEFORE_EXECUTE``) and raise at once: the grade was judged before this
+kernel started, and :class:`~agentcore.course.judges.grade.GradeInFreshInterpreter` writes it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import os
+import shutil
+import signal
+import sys
+import tempfile
+from pathlib import Path
+
+from jupyter_client.manager import AsyncKernelManager
+
+JUDGED_BEFORE_EXECUTE = "AGENTCORE_JUDGED_BEFORE_EXECUTE"
+"""Set in the confined kernel's environment: its hidden tests' verdicts are not the grade."""
+
+
+class ConfinedKernelManager(AsyncKernelManager):
+    """A jupyter_client kernel manager whose kernel is started through this module's launcher.
+
+    :meth:`format_kernel_cmd` (jupyter_client's hook for the command that starts a kernel)
+    puts ``python -I -m agentcore.course.judges.execute_kernel --`` in front of the kernel
+    spec's command. Used by :class:`agentcore.course.judges.grade.ConfinedExecute` where
+    :func:`~agentcore.course.judges.sandbox.unavailable` says Landlock is there."""
+
+    def format_kernel_cmd(self, extra_arguments: list[str] | None = None) -> list[str]:
+        """The kernel spec's command (``[python, -m, ipykernel_launcher, -f, FILE, ...]``)
+        started through the launcher: ``[python, -I, -m, this module, --, ...]``."""
+        command = super().format_kernel_cmd(extra_arguments)
+        return [sys.executable, "-I", "-m", __name__, "--", *command]
+
+
+def connection_file(command: list[str]) -> Path | None:
+    """The connection file a kernel command names (``-f FILE`` or ``--f=FILE``), if any."""
+    for at, part in enumerate(command):
+        if part == "-f" and at + 1 < len(command):
+            return Path(command[at + 1])
+        if part.startswith(("--f=", "-f=")):
+            return Path(part.split("=", 1)[1])
+    return None
+
+
+PR_SET_PDEATHSIG, PR_SET_CHILD_SUBREAPER = 1, 36
+"""Linux prctl(2) options: a signal for when the parent dies; adopt orphaned descendants."""
+
+MAX_SWEEPS = 100
+"""How many times the launcher looks again for processes it adopted (each sweep kills what it
+finds; a process adopted during one is found by the next)."""
+
+
+def _prctl(option: int, value: int) -> None:
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.prctl(option, value, 0, 0, 0) != 0:
+        raise OSError(ctypes.get_errno(), f"prctl({option}) failed")
+
+
+def _children() -> list[int]:
+    """The processes whose parent is this one, read from ``/proc`` (zombies included)."""
+    me, found = os.getpid(), []
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = Path(entry.path, "stat").read_text()
+        except OSError:  # it ended while we looked
+            continue
+        if int(stat.rsplit(")", 1)[1].split()[1]) == me:
+            found.append(int(entry.name))
+    return found
+
+
+def _end_leftovers() -> None:
+    """Kill and reap every process this launcher adopted: what the kernel left running, however
+    detached (``fork``, ``setsid``), is adopted here, as the child subreaper."""
+    for _ in range(MAX_SWEEPS):
+        left = _children()
+        if not left:
+            return
+        for pid in left:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        for pid in left:
+            with contextlib.suppress(ChildProcessError):
+                os.waitpid(pid, 0)
+
+
+def main(argv: list[str]) -> None:
+    """``-- COMMAND ...``: start ``COMMAND`` confined, wait for it, end what it left.
+
+    The launcher stays outside the confinement, as the kernel's parent and the child subreaper
+    of everything the kernel starts: it makes a scratch folder, forks the kernel (which confines
+    itself, asks to be killed if the launcher dies, and becomes ``COMMAND``), waits for it,
+    then kills every process the kernel left behind (a detached one included) and removes the
+    scratch. A SIGINT (jupyter_client's interrupt, sent to the process group) is the kernel's
+    alone; a SIGTERM is passed on. Exits with the kernel's status; 2 and a message for other
+    arguments; the kernel exits 3 if it could not be confined (the manager only uses this
+    launcher where Landlock is there)."""
+    from agentcore.course.judges.sandbox import confine
+
+    if len(argv) < 2 or argv[0] != "--":
+        sys.exit(f"usage: python -m {__name__} -- KERNEL COMMAND ...")
+    command = argv[1:]
+    readable = [Path.cwd()]
+    connection = connection_file(command)
+    if connection is not None:
+        readable.append(connection)
+    scratch = Path(tempfile.mkdtemp(prefix="agentcore-execute-"))
+    _prctl(PR_SET_CHILD_SUBREAPER, 1)
+    kernel = os.fork()
+    if kernel == 0:
+        _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+        package = Path(__file__).resolve().parents[2]
+        reason = confine(scratch, package, also_read=readable, may_execute=True)
+        if reason is not None:
+            sys.stderr.write(f"the grading kernel could not be confined: {reason}\n")
+            os._exit(3)
+        os.environ[JUDGED_BEFORE_EXECUTE] = "1"
+        os.execv(command[0], command)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, lambda *_: os.kill(kernel, signal.SIGTERM))
+    _, status = os.waitpid(kernel, 0)
+    _end_leftovers()
+    shutil.rmtree(scratch, ignore_errors=True)
+    sys.exit(os.waitstatus_to_exitcode(status))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
