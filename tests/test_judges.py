@@ -318,6 +318,14 @@ def test_reminder_twice_states_its_keys() -> None:
          'my_max_steps_prediction = {"status": "failed", "model turns": True,'
          ' "tool executions": 1, "error": "MaxStepsExceeded"}',
          "my_max_steps_prediction['model turns'] should be of type int"),
+        # the key named as the learner spelled it (a new learner's 'model_turns' was shown as
+        # the judge's 'model turns')
+        ("max_steps_one",
+         'my_max_steps_prediction = {"status": "failed", "model_turns": "1",'
+         ' "tool_executions": 1, "error": "MaxStepsExceeded"}',
+         "my_max_steps_prediction['model_turns'] should be of type int"),
+        ("predict_lengths", 'my_lengths = {"before": 1}',
+         "write my_lengths as a list of 4 whole numbers"),
     ],
 )  # fmt: skip
 def test_a_right_value_of_the_wrong_type_gets_a_hint_naming_the_type(

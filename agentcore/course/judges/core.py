@@ -517,6 +517,13 @@ def normalized_keys(value: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def written_key(value: dict[str, Any], key: str) -> Any:
+    """The key of ``value`` as the learner spelled it, for the normalized ``key``
+    (:func:`normalized_keys`): a hint then names ``my_counts['model_turns']`` when that is what
+    the learner wrote, not the judge's ``'model turns'``. ``key`` itself when none matches."""
+    return next((raw for raw in value if normalized_keys({raw: None}) == {key: None}), key)
+
+
 class NotPlain(Exception):
     """A learner value is not plain data (str, int, float, bool, None, list, tuple, dict)."""
 

@@ -14,6 +14,7 @@ from agentcore.course.judges.core import (
     normalized_keys,
     plain,
     same,
+    written_key,
 )
 from agentcore.course.judges.runs import outcome
 from agentcore.course.teaching_tools import build_tools
@@ -43,18 +44,18 @@ def growth_script() -> list[ModelTurn]:
 @exercise("predict_lengths", ("my_lengths",))
 def predict_lengths(ns: Namespace) -> Judgement:
     """``my_lengths``: a list of ints, ``len(run.messages)`` before any step and after each."""
-    predicted = ns["my_lengths"]
-    if not isinstance(predicted, (list, tuple)):
-        return False, "lengths_count", {"count": 4, "written": "?"}
-    predicted = list(plain(predicted))
-    not_counts = [guess for guess in predicted if type(guess) is not int]
-    if not_counts:  # "1.0" or 1.0 is not a length: say the form before judging the numbers
-        return False, "lengths_not_ints", {"kind": type(not_counts[0]).__name__}
     run = AgentRuntime(ScriptedModel(growth_script()), build_tools()).start(weather_request())
     actual = [len(run.messages)]
     while not run.finished:
         run.step()
         actual.append(len(run.messages))
+    predicted = ns["my_lengths"]
+    if not isinstance(predicted, (list, tuple)):
+        return False, "lengths_not_a_list", {"count": len(actual), "kind": kind(predicted)}
+    predicted = list(plain(predicted))
+    not_counts = [guess for guess in predicted if type(guess) is not int]
+    if not_counts:  # "1.0" or 1.0 is not a length: say the form before judging the numbers
+        return False, "lengths_not_ints", {"kind": type(not_counts[0]).__name__}
     if len(predicted) != len(actual):
         return False, "lengths_count", {"count": len(actual), "written": len(predicted)}
     for moment, (guess, real) in enumerate(zip(predicted, actual, strict=True)):
@@ -115,7 +116,8 @@ def never_stops(ns: Namespace) -> Judgement:
     given = normalized_keys(plain(counts))
     for key in actual:  # the form before the value: a right count written "8" is not "wrong"
         if type(given[key]) is not int:
-            shown = {"name": f"my_counts[{key!r}]", "wanted": "int", "kind": kind(given[key])}
+            written = written_key(plain(counts), key)
+            shown = {"name": f"my_counts[{written!r}]", "wanted": "int", "kind": kind(given[key])}
             return False, "value_type", shown
     if not same(given, actual):
         return False, "never_stops_counts", {}

@@ -33,6 +33,7 @@ from agentcore.course.judges.core import (
     plain,
     replace_list,
     same,
+    written_key,
 )
 from agentcore.course.judges.runs import (
     failure_shown,
@@ -48,7 +49,7 @@ from agentcore.course.teaching_tools import (
     WeatherArguments,
     build_tools,
 )
-from agentcore.course.text import phrase
+from agentcore.course.text import LANGUAGES, phrase
 from agentcore.course.weather import ScriptedWeatherModel, weather_request
 from agentcore.errors import (
     InvalidModelTurnError,
@@ -104,7 +105,11 @@ def prediction(ns: Namespace, name: str, keys: Sequence[str]) -> dict[str, Any] 
             return (
                 False,
                 "value_type",
-                {"name": f"{name}[{key!r}]", "wanted": wanted.__name__, "kind": kind(given[key])},
+                {
+                    "name": f"{name}[{written_key(plain(value), key)!r}]",
+                    "wanted": wanted.__name__,
+                    "kind": kind(given[key]),
+                },
             )
     return given
 
@@ -525,6 +530,18 @@ def _never_answers(messages: Sequence[Mapping[str, Any]], tools: Any) -> ModelTu
     return ModelTurn(tool_calls=(ToolCall(call_id, "get_teaching_weather", {"city": "Tokyo"}),))
 
 
+def _answers_the_request(messages: Sequence[Mapping[str, Any]], tools: Any) -> ModelTurn:
+    """A turn function that answers after one lookup when the run's request is the lesson's
+    ``REQUEST`` (``weather_request()``, in either language), and never answers another text:
+    an answer that runs ``"hello"`` instead of ``REQUEST`` gets ``None`` from it."""
+    asked = messages[0].get("content") if messages else None
+    if asked not in {weather_request(language=language) for language in LANGUAGES}:
+        return _never_answers(messages, tools)
+    if any(message["role"] == "tool" for message in messages):
+        return ModelTurn(final_text="done")
+    return ModelTurn(tool_calls=(ToolCall("call-1", "get_teaching_weather", {"city": "Tokyo"}),))
+
+
 def _lookups_then_answer(lookups: int) -> ScriptedModel:
     """A listed script of ``lookups`` tool turns, then an answer: it needs ``lookups + 1``
     steps, and a model reused across tries starts in the middle of its script."""
@@ -552,7 +569,7 @@ def smallest_max_steps(ns: Namespace) -> Judgement:
       agrees with at most one; the describe task needs the tool list it was given;
     * a listed script needing 6 steps (the top of the range; a model reused across tries
       starts in its middle) and one needing 7 (one past the range: ``None``);
-    * a model that never answers (``None``);
+    * a model that never answers (``None``), and one that answers only ``REQUEST`` (2);
     Every model reaches the answer through :func:`~agentcore.course.judges.runs.opaque`, so
     its task or its list of turns cannot be read instead of trying budgets.
 
@@ -570,6 +587,7 @@ def smallest_max_steps(ns: Namespace) -> Judgement:
         ("case_convert", lambda: ScriptedWeatherModel(task="convert"), 3),
         ("case_describe", lambda: ScriptedWeatherModel(task="describe"), 4),
         ("case_never", lambda: ScriptedModel(_never_answers), None),
+        ("case_request", lambda: ScriptedModel(_answers_the_request), 2),
         # the top of the range, and one past it; a listed script, so a reused model shows
         ("case_six_steps", lambda: _lookups_then_answer(5), 6),
         ("case_seven_steps", lambda: _lookups_then_answer(6), None),
