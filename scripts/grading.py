@@ -273,12 +273,17 @@ def collect(folder: ClassFolder, solutions: Path) -> dict[str, list[str]]:
 
 
 NBGRADER_CONFIG = """\
+from agentcore.course.judges.grade import autograde_preprocessors
 c = get_config()  # noqa: F821
 c.CourseDirectory.root = {root!r}
 c.CourseDirectory.db_url = "sqlite:///{root}/gradebook.db"
 c.ClearSolutions.code_stub = {{"python": {stub!r}}}
+c.Autograde.autograde_preprocessors = autograde_preprocessors()
 c.Exchange.assignment_dir = "."
 """
+"""The course's nbgrader configuration, as README's teacher section gives it: the grades are
+judged before nbgrader's Execute, in a confined player, and its kernel runs confined
+(:func:`agentcore.course.judges.grade.autograde_preprocessors`)."""
 
 
 def assignment_language(name: str) -> str:
@@ -320,7 +325,10 @@ def grading_environment(folder: ClassFolder) -> Path:
     (learner_site,) = folder.environment.glob("lib/python*/site-packages")
     (site / "learner-environment.pth").write_text(f"{learner_site}\n", encoding="utf-8")
     done = subprocess.run(
-        [str(python), "-m", "pip", "install", "--quiet", "nbgrader>=0.9,<0.10"],
+        # landlock: the grade's player and nbgrader's kernel confine themselves with it
+        # (agentcore/course/judges/sandbox.py); pinned as in pyproject's dev extra
+        [str(python), "-m", "pip", "install", "--quiet", "nbgrader>=0.9,<0.10",
+         "landlock==1.0.0.dev5"],
         capture_output=True, text=True, check=False,
     )  # fmt: skip
     if done.returncode == 0:

@@ -78,12 +78,18 @@ def test_each_assignment_is_generated_with_the_stub_of_its_language(tmp_path: Pa
     assert grading.assignment_language("03-errors-en") == "en"
     with pytest.raises(ValueError, match="ends in none of"):
         grading.assignment_language("03-errors")
+    grade_steps = {"JudgeBeforeExecute", "ConfinedExecute", "GradeInFreshInterpreter", "Execute"}
     for language, stub in (("en", "...  # YOUR CODE HERE"), ("zh-CN", "...  # 在这里写你的代码")):
         config = Config()
         text = grading.nbgrader_config(tmp_path, language)
         exec(compile(text, "nbgrader_config.py", "exec"), {"get_config": lambda c=config: c})
         assert ClearSolutions(config=config).code_stub == {"python": stub}
         assert config.CourseDirectory.root == str(tmp_path)
+        # the grades judged before Execute, with its kernel confined (README's teacher section)
+        names = [step.__name__ for step in config.Autograde.autograde_preprocessors]
+        assert [
+            name for name in names if name in grade_steps
+        ] == ["JudgeBeforeExecute", "ConfinedExecute", "GradeInFreshInterpreter"]
 
 
 def class_of_three(tmp_path: Path) -> ClassFolder:
