@@ -305,6 +305,32 @@ def unanswered_calls(messages):
 until nbgrader has saved the grades, then gives this student full points in the gradebook (2
 of 2 until the kernel was confined: it may write only in its scratch folder)."""
 
+KILLS_LATER_GRADES = """
+import os, signal, sys, time
+if os.environ.get("AGENTCORE_JUDGED_BEFORE_EXECUTE") and os.fork() == 0:
+    os.setsid()
+    if os.fork() == 0:  # detached: kills every later grade's referee for a minute
+        end = time.time() + 60
+        while time.time() < end:
+            for entry in os.listdir("/proc"):
+                try:
+                    command = open(f"/proc/{entry}/cmdline", "rb").read().split(b"\\0")
+                    if any(part.endswith(b"grade_boot.py") for part in command):
+                        os.kill(int(entry), signal.SIGKILL)
+                except (OSError, ValueError):
+                    pass
+            time.sleep(0.005)
+    os._exit(0)
+if os.environ.get("AGENTCORE_JUDGED_BEFORE_EXECUTE"):  # stop the launcher: it never sweeps
+    os.kill(os.getppid(), signal.SIGSTOP)
+def unanswered_calls(messages):
+    return []
+"""
+"""A third attacker's rig: the Execute kernel stops its launcher (so the launcher never sweeps
+up what the kernel left; jupyter_client later kills the launcher) and leaves a detached process
+that kills every later grade's referee: the students graded after it scored zero. Landlock's
+signal scoping refuses both signals."""
+
 RIGS: dict[str, tuple[str, str | None]] = {
     # the judge rebound: the old hidden tests trusted this name
     "rebinds_accepted": ("accepted = lambda *args, **kwargs: True\n", None),
@@ -339,6 +365,8 @@ RIGS: dict[str, tuple[str, str | None]] = {
     "rewrites_nbgrader_memory": (REWRITES_NBGRADER_MEMORY, None),
     # the gradebook edited by a detached process after nbgrader saved the grades
     "edits_gradebook_after_save": (EDITS_GRADEBOOK_AFTER_SAVE, None),
+    # the launcher stopped, and a leftover that kills the grades of the students after this one
+    "kills_later_grades": (KILLS_LATER_GRADES, None),
 }
 
 
@@ -350,6 +378,8 @@ PAIRS = {
     "prints_and_edits_source": ("prints_a_tick", "edits_source_when_executed"),
     "rebinds_and_reads_source": ("rebinds_accepted", "reads_the_source"),
     "rewrites_memory_and_edits_later": ("rewrites_nbgrader_memory", "edits_gradebook_after_save"),
+    # graded before "solved" (nbgrader goes by student id): its leftover must not touch it
+    "kills_later_grades": ("rebinds_accepted", "kills_later_grades"),
 }
 """Each student tries one rig in each of the two answer cells: every cell must score zero."""
 

@@ -108,7 +108,7 @@ def test_an_installed_package_is_read_with_its_site_packages(tmp_path: Path) -> 
 
 
 KERNEL = r"""
-import json, os, sys, time
+import json, os, signal, sys, time
 from pathlib import Path
 outside = Path(sys.argv[1])
 def attempt(action):
@@ -130,9 +130,23 @@ print(json.dumps({
     "read the parent's memory": attempt(lambda: open(f"/proc/{os.getppid()}/mem", "rb").read(1)),
     "write in TMPDIR": attempt(lambda: Path(os.environ["TMPDIR"], "ok").write_text("x")),
     "read its own folder": attempt(lambda: Path("submitted.txt").read_text()),
+    # a third attacker stopped the launcher, so that it never swept up what the kernel left
+    # (tried only where Landlock scopes signals: elsewhere the launcher would stay stopped)
+    "stop the launcher": attempt(lambda: os.kill(os.getppid(), signal.SIGSTOP))
+    if sys.argv[3] == "scoped" else "not tried",
+    "kill a process of the grader": attempt(lambda: os.kill(int(sys.argv[2]), signal.SIGKILL))
+    if sys.argv[3] == "scoped" else "not tried",
     "pid": os.getpid(),
 }), flush=True)
 """
+
+
+def signals_scoped() -> bool:
+    from landlock import landlock_abi_version  # type: ignore[import-untyped]
+
+    from agentcore.course.judges.sandbox import SCOPED_ABI
+
+    return bool(landlock_abi_version() >= SCOPED_ABI)
 
 
 @pytest.mark.skipif(not landlock_available(), reason="needs Linux with Landlock")
@@ -149,10 +163,16 @@ def test_nbgraders_execute_kernel_runs_confined_and_leaves_nothing_running(
     launcher = [sys.executable, "-I", "-m", "agentcore.course.judges.execute_kernel", "--"]
     # capture_output: the run ends only once every holder of the pipe, the detached process
     # included, is gone; so the launcher must have ended it
-    done = subprocess.run(
-        [*launcher, sys.executable, "kernel.py", str(outside)],
-        cwd=folder, capture_output=True, text=True, timeout=60, check=False,
-    )  # fmt: skip
+    scoped = "scoped" if signals_scoped() else "unscoped"
+    grader = subprocess.Popen(["sleep", "60"])  # stands for a later grade's referee
+    try:
+        done = subprocess.run(
+            [*launcher, sys.executable, "kernel.py", str(outside), str(grader.pid), scoped],
+            cwd=folder, capture_output=True, text=True, timeout=60, check=False,
+        )  # fmt: skip
+        assert grader.poll() is None, "the confined kernel killed a process outside it"
+    finally:
+        grader.kill()
     assert done.returncode == 0, done.stderr
     results = json.loads(done.stdout)
     assert results.pop("pid") > 0
@@ -163,6 +183,8 @@ def test_nbgraders_execute_kernel_runs_confined_and_leaves_nothing_running(
         "read the parent's memory": "PermissionError",
         "write in TMPDIR": "done",
         "read its own folder": "done",
+        "stop the launcher": "PermissionError" if scoped == "scoped" else "not tried",
+        "kill a process of the grader": "PermissionError" if scoped == "scoped" else "not tried",
     }
     assert (outside / "gradebook.db").read_text() == "grades"
     assert not (outside / "rig.txt").exists()

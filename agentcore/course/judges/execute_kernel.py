@@ -118,9 +118,11 @@ def main(argv: list[str]) -> None:
     itself, asks to be killed if the launcher dies, and becomes ``COMMAND``), waits for it,
     then kills every process the kernel left behind (a detached one included) and removes the
     scratch. A SIGINT (jupyter_client's interrupt, sent to the process group) is the kernel's
-    alone; a SIGTERM is passed on. Exits with the kernel's status; 2 and a message for other
-    arguments; the kernel exits 3 if it could not be confined (the manager only uses this
-    launcher where Landlock is there)."""
+    alone; a SIGTERM kills the kernel, then the sweep runs. The kernel cannot stop or kill the
+    launcher to skip the sweep: Landlock scopes its signals to its own domain where the system
+    allows it (:func:`~agentcore.course.judges.sandbox.scope_signals_and_sockets`). Exits with
+    the kernel's status; 2 and a message for other arguments; the kernel exits 3 if it could
+    not be confined (the manager only uses this launcher where Landlock is there)."""
     from agentcore.course.judges.sandbox import confine
 
     if len(argv) < 2 or argv[0] != "--":
@@ -143,7 +145,8 @@ def main(argv: list[str]) -> None:
         os.environ[JUDGED_BEFORE_EXECUTE] = "1"
         os.execv(command[0], command)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, lambda *_: os.kill(kernel, signal.SIGTERM))
+    # jupyter_client's terminate: end the kernel at once, so the sweep below still runs
+    signal.signal(signal.SIGTERM, lambda *_: os.kill(kernel, signal.SIGKILL))
     _, status = os.waitpid(kernel, 0)
     _end_leftovers()
     shutil.rmtree(scratch, ignore_errors=True)

@@ -26,6 +26,7 @@ only the audit hook stands.
 
 from __future__ import annotations
 
+import ctypes
 import os
 import sys
 import sysconfig
@@ -121,7 +122,65 @@ def confine(
         ruleset.apply()
     except (LandlockError, OSError) as error:
         return f"Landlock is not available here: {error}"
+    scope_signals_and_sockets()
     return None
 
 
-__all__ = ["SYSTEM_READ_ROOTS", "confine", "read_roots", "unavailable"]
+SCOPED_ABI = 6
+"""The Landlock ABI (Linux 6.12) from which a ruleset can scope signals and abstract UNIX
+sockets: a confined process may then signal, or connect to an abstract socket of, only
+processes in its own Landlock domain (the kernel's Landlock documentation, "Scoping")."""
+
+SCOPE_ABSTRACT_UNIX_SOCKET, SCOPE_SIGNAL = 1 << 0, 1 << 1
+"""``LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET`` and ``LANDLOCK_SCOPE_SIGNAL`` (linux/landlock.h)."""
+
+
+class _ScopedRulesetAttr(ctypes.Structure):
+    """``struct landlock_ruleset_attr`` as of ABI 6 (the ``landlock`` package knows only its
+    first field)."""
+
+    _fields_ = [
+        ("handled_access_fs", ctypes.c_uint64),
+        ("handled_access_net", ctypes.c_uint64),
+        ("scoped", ctypes.c_uint64),
+    ]
+
+
+def scope_signals_and_sockets() -> str | None:
+    """Add a Landlock layer that scopes signals and abstract UNIX sockets to this process's
+    domain, for good (call it after :func:`confine`'s filesystem layer, which set
+    ``no_new_privs``). A confined player or Execute kernel then cannot stop, kill or forge
+    signals to the grader's processes (a third attacker's leftover killed every later grade's
+    referee; another stopped the launcher of nbgrader's kernel so it never swept).
+
+    Returns ``None`` once applied, or why not (a kernel older than :data:`SCOPED_ABI`: the
+    filesystem confinement still holds, README says what then stays open)."""
+    from landlock import landlock_abi_version
+    from landlock.plumbing import (  # type: ignore[import-untyped]
+        SYSCALL_CREATE_RULESET,
+        SYSCALL_RESTRICT_SELF,
+    )
+
+    version = landlock_abi_version()
+    if version < SCOPED_ABI:
+        return f"Landlock ABI {version} cannot scope signals (ABI {SCOPED_ABI}, Linux 6.12)"
+    libc = ctypes.CDLL(None, use_errno=True)
+    attr = _ScopedRulesetAttr(0, 0, SCOPE_SIGNAL | SCOPE_ABSTRACT_UNIX_SOCKET)
+    descriptor = libc.syscall(SYSCALL_CREATE_RULESET, ctypes.byref(attr), ctypes.sizeof(attr), 0)
+    if descriptor < 0:
+        return f"landlock_create_ruleset failed: {os.strerror(ctypes.get_errno())}"
+    try:
+        if libc.syscall(SYSCALL_RESTRICT_SELF, descriptor, 0) != 0:
+            return f"landlock_restrict_self failed: {os.strerror(ctypes.get_errno())}"
+    finally:
+        os.close(descriptor)
+    return None
+
+
+__all__ = [
+    "SYSTEM_READ_ROOTS",
+    "confine",
+    "read_roots",
+    "scope_signals_and_sockets",
+    "unavailable",
+]
