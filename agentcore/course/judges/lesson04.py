@@ -50,6 +50,10 @@ def paris_models() -> dict[str, tuple[Callable[[], Any], str, str]]:
     call_id get the answer right but not the path; the last two take the right path to a
     wrong answer (a check of the trajectory alone passes them; "12" alone passes 12.5°C)."""
     answer = "Paris's deterministic teaching record is 12.0°C, light rain."
+    degrees = 12.0
+    while abs(degrees) == 12.0:  # "-12.0°C" holds "12.0°C" too
+        degrees = draw(600) / 10 - 20
+    other = f"{degrees:.1f}"
     look = ToolCall("call-weather", "get_teaching_weather", {"city": "Paris"})
     again = ToolCall("call-weather-2", "get_teaching_weather", {"city": "Paris"})
     other_id = ToolCall("call-paris", "get_teaching_weather", {"city": "Paris"})
@@ -80,6 +84,15 @@ def paris_models() -> dict[str, tuple[Callable[[], Any], str, str]]:
         "model_wrong_answer": (
             lambda: transcript_script(
                 [ModelTurn(tool_calls=(look,)), ModelTurn(final_text="Paris is 18.0°C, cloudy.")]
+            ),
+            "paris_passed_wrong_answer",
+            "what_read",
+        ),
+        # the honest answer's own wording with another temperature, drawn for each verdict: a
+        # test of the wording alone passes it (a third attacker's finding)
+        "model_same_words": (
+            lambda: transcript_script(
+                [ModelTurn(tool_calls=(look,)), ModelTurn(final_text=answer.replace("12.0", other))]
             ),
             "paris_passed_wrong_answer",
             "what_read",
