@@ -331,6 +331,29 @@ up what the kernel left; jupyter_client later kills the launcher) and leaves a d
 that kills every later grade's referee: the students graded after it scored zero. Landlock's
 signal scoping refuses both signals."""
 
+REFUSES_TO_END = """
+import os
+if os.environ.get("AGENTCORE_JUDGED_BEFORE_EXECUTE") and os.fork() == 0:
+    os.setsid()
+    if os.fork() == 0:  # detached, its output closed: it would outlive the whole autograde
+        devnull = os.open(os.devnull, os.O_RDWR)
+        for number in (0, 1, 2):
+            os.dup2(devnull, number)
+        import time
+        time.sleep(600)
+    os._exit(0)
+if os.environ.get("AGENTCORE_JUDGED_BEFORE_EXECUTE"):  # the kernel will not end by itself
+    import atexit, signal, threading, time
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    atexit.register(time.sleep, 30)
+    threading.Thread(target=time.sleep, args=(600,)).start()  # Python waits for it at exit
+def unanswered_calls(messages):
+    return []
+"""
+"""A third attacker's rig: the Execute kernel refuses to end, so jupyter_client kills it with its
+launcher before the launcher sweeps, and the detached process survived (it killed every later
+grade). nbgrader's process adopts it now (``ConfinedExecute``) and ends it after Execute."""
+
 RIGS: dict[str, tuple[str, str | None]] = {
     # the judge rebound: the old hidden tests trusted this name
     "rebinds_accepted": ("accepted = lambda *args, **kwargs: True\n", None),
@@ -367,6 +390,8 @@ RIGS: dict[str, tuple[str, str | None]] = {
     "edits_gradebook_after_save": (EDITS_GRADEBOOK_AFTER_SAVE, None),
     # the launcher stopped, and a leftover that kills the grades of the students after this one
     "kills_later_grades": (KILLS_LATER_GRADES, None),
+    # the kernel refuses to end, and leaves a detached process
+    "refuses_to_end": (REFUSES_TO_END, None),
 }
 
 
@@ -380,6 +405,7 @@ PAIRS = {
     "rewrites_memory_and_edits_later": ("rewrites_nbgrader_memory", "edits_gradebook_after_save"),
     # graded before "solved" (nbgrader goes by student id): its leftover must not touch it
     "kills_later_grades": ("rebinds_accepted", "kills_later_grades"),
+    "refuses_to_end": ("prints_a_tick", "refuses_to_end"),
 }
 """Each student tries one rig in each of the two answer cells: every cell must score zero."""
 
@@ -411,6 +437,19 @@ def test_rigging_attempts_score_zero_beside_full_and_partial_points(tmp_path: Pa
     found, maximum = scores(course, students)
     assert maximum == 2
     assert found == {"solved": 2, "half": 1, **{student: 0 for student in PAIRS}}
+    assert not processes_in(course), "a process the students' code started outlived autograde"
+
+
+def processes_in(folder: Path) -> list[int]:
+    """The processes whose working folder is inside ``folder`` (Linux's /proc)."""
+    found = []
+    for entry in Path("/proc").glob("[0-9]*"):
+        try:
+            if Path(os.readlink(entry / "cwd")).is_relative_to(folder):
+                found.append(int(entry.name))
+        except OSError:
+            continue
+    return found
 
 
 @pytest.mark.slow

@@ -26,8 +26,6 @@ kernel started, and :class:`~agentcore.course.judges.grade.GradeInFreshInterpret
 
 from __future__ import annotations
 
-import contextlib
-import ctypes
 import os
 import shutil
 import signal
@@ -66,48 +64,8 @@ def connection_file(command: list[str]) -> Path | None:
     return None
 
 
-PR_SET_PDEATHSIG, PR_SET_CHILD_SUBREAPER = 1, 36
-"""Linux prctl(2) options: a signal for when the parent dies; adopt orphaned descendants."""
-
-MAX_SWEEPS = 100
-"""How many times the launcher looks again for processes it adopted (each sweep kills what it
-finds; a process adopted during one is found by the next)."""
-
-
-def _prctl(option: int, value: int) -> None:
-    libc = ctypes.CDLL(None, use_errno=True)
-    if libc.prctl(option, value, 0, 0, 0) != 0:
-        raise OSError(ctypes.get_errno(), f"prctl({option}) failed")
-
-
-def _children() -> list[int]:
-    """The processes whose parent is this one, read from ``/proc`` (zombies included)."""
-    me, found = os.getpid(), []
-    for entry in os.scandir("/proc"):
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = Path(entry.path, "stat").read_text()
-        except OSError:  # it ended while we looked
-            continue
-        if int(stat.rsplit(")", 1)[1].split()[1]) == me:
-            found.append(int(entry.name))
-    return found
-
-
-def _end_leftovers() -> None:
-    """Kill and reap every process this launcher adopted: what the kernel left running, however
-    detached (``fork``, ``setsid``), is adopted here, as the child subreaper."""
-    for _ in range(MAX_SWEEPS):
-        left = _children()
-        if not left:
-            return
-        for pid in left:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGKILL)
-        for pid in left:
-            with contextlib.suppress(ChildProcessError):
-                os.waitpid(pid, 0)
+PR_SET_PDEATHSIG = 1
+"""Linux prctl(2) option: the signal this process gets when its parent dies."""
 
 
 def main(argv: list[str]) -> None:
@@ -123,7 +81,7 @@ def main(argv: list[str]) -> None:
     allows it (:func:`~agentcore.course.judges.sandbox.scope_signals_and_sockets`). Exits with
     the kernel's status; 2 and a message for other arguments; the kernel exits 3 if it could
     not be confined (the manager only uses this launcher where Landlock is there)."""
-    from agentcore.course.judges.sandbox import confine
+    from agentcore.course.judges.sandbox import become_subreaper, confine, end_children, prctl
 
     if len(argv) < 2 or argv[0] != "--":
         sys.exit(f"usage: python -m {__name__} -- KERNEL COMMAND ...")
@@ -133,10 +91,10 @@ def main(argv: list[str]) -> None:
     if connection is not None:
         readable.append(connection)
     scratch = Path(tempfile.mkdtemp(prefix="agentcore-execute-"))
-    _prctl(PR_SET_CHILD_SUBREAPER, 1)
+    become_subreaper()
     kernel = os.fork()
     if kernel == 0:
-        _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+        prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
         package = Path(__file__).resolve().parents[2]
         reason = confine(scratch, package, also_read=readable, may_execute=True)
         if reason is not None:
@@ -148,7 +106,7 @@ def main(argv: list[str]) -> None:
     # jupyter_client's terminate: end the kernel at once, so the sweep below still runs
     signal.signal(signal.SIGTERM, lambda *_: os.kill(kernel, signal.SIGKILL))
     _, status = os.waitpid(kernel, 0)
-    _end_leftovers()
+    end_children()
     shutil.rmtree(scratch, ignore_errors=True)
     sys.exit(os.waitstatus_to_exitcode(status))
 

@@ -59,7 +59,7 @@ from traitlets import Bool
 
 from agentcore.course.judges.core import forgotten_names, verdict_line
 from agentcore.course.judges.execute_kernel import JUDGED_BEFORE_EXECUTE, ConfinedKernelManager
-from agentcore.course.judges.sandbox import unavailable
+from agentcore.course.judges.sandbox import become_subreaper, children, end_children, unavailable
 from agentcore.course.text import LANGUAGES, current_language, phrase, resolve_language
 
 NOTEBOOK_TIME_LIMIT_SECONDS = 300.0
@@ -352,6 +352,19 @@ class ConfinedExecute(Execute):  # type: ignore[misc]
         if unavailable() is None:
             self.kernel_manager_class = ConfinedKernelManager
         return super().create_kernel_manager()
+
+    def preprocess(self, nb: Any, resources: Any, *args: Any, **kwargs: Any) -> Any:
+        """nbgrader's ``Execute.preprocess``, with this process the child subreaper meanwhile,
+        and every process started during it ended after it: a kernel that refuses to end is
+        killed by jupyter_client together with its launcher, before the launcher's own sweep
+        (a third attacker's rig), and what it left is then adopted here."""
+        if unavailable() is not None or not become_subreaper():
+            return super().preprocess(nb, resources, *args, **kwargs)
+        before = children()
+        try:
+            return super().preprocess(nb, resources, *args, **kwargs)
+        finally:
+            end_children(keep=before)
 
 
 class GradesNotJudged(RuntimeError):

@@ -479,9 +479,12 @@ def main() -> None:
     import traceback
 
     from agentcore.course.judges.grade import runner_command
+    from agentcore.course.judges.sandbox import become_subreaper, end_children
     from agentcore.course.text import set_language
 
     _refuse_inspection()
+    # the players' orphans, however detached, are adopted here and ended with the grade
+    become_subreaper()
     out = os.dup(1)
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, 1)
@@ -502,6 +505,7 @@ def main() -> None:
     finally:
         if referee is not None:
             referee.link.stop()
+        end_children()
         shutil.rmtree(scratch, ignore_errors=True)
     os._exit(0)
 
