@@ -22,18 +22,23 @@ from agentcore.course.judges.sandbox import read_roots
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "agentcore"
 
-TRIES = r"""
-import json, os, subprocess, sys
-from pathlib import Path
-from agentcore.course.judges.sandbox import confine
-scratch, package, solution = Path(sys.argv[1]), Path(sys.argv[2]), Path(sys.argv[3])
-reason = confine(scratch, package)
+ATTEMPT = """
 def attempt(action):
     try:
         action()
         return "done"
     except OSError as error:
         return type(error).__name__
+"""
+"""What each script below runs an action with: ``"done"``, or the name of the OSError."""
+
+TRIES = r"""
+import json, os, subprocess, sys
+from pathlib import Path
+from agentcore.course.judges.sandbox import confine
+scratch, package, solution = Path(sys.argv[1]), Path(sys.argv[2]), Path(sys.argv[3])
+reason = confine(scratch, package)
+""" + ATTEMPT + r"""
 results = {
     "confined": reason is None,
     "write into the package": attempt(lambda: open(package / "zz_rig.py", "w").close()),
@@ -111,12 +116,7 @@ KERNEL = r"""
 import json, os, signal, sys, time
 from pathlib import Path
 outside = Path(sys.argv[1])
-def attempt(action):
-    try:
-        action()
-        return "done"
-    except OSError as error:
-        return type(error).__name__
+""" + ATTEMPT + r"""
 if os.fork() == 0:  # a detached process, as a rig leaves one: it must not outlive the kernel
     os.setsid()
     if os.fork() == 0:
