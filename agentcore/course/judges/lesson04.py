@@ -199,16 +199,28 @@ def compare_cities(ns: Namespace) -> Judgement:
     }
     # and readings drawn afresh for each verdict (-20.0 to 39.9 °C, never equal), so a table
     # of the fixed ones cannot agree
-    tokyo_c, paris_c = (draw(600) / 10 - 20 for _ in range(2))
+    tokyo_c, paris_c = (round(draw(600) / 10 - 20, 1) for _ in range(2))
     if tokyo_c == paris_c:
         paris_c = round(paris_c + 0.5, 1)
     drawn = {
         "Tokyo": {"city": "Tokyo", "temperature_c": tokyo_c, "condition": "clear"},
         "Paris": {"city": "Paris", "temperature_c": paris_c, "condition": "cloudy"},
     }
+    # both warm with Paris warmer, both cold with Tokyo warmer: a fixed threshold on one
+    # city's reading (a new learner's "Tokyo if above 15") cannot agree with both
+    warm_both = {
+        "Tokyo": {"city": "Tokyo", "temperature_c": 30.0, "condition": "clear"},
+        "Paris": {"city": "Paris", "temperature_c": 31.5, "condition": "sunny"},
+    }
+    cold_both = {
+        "Tokyo": {"city": "Tokyo", "temperature_c": 5.0, "condition": "cloudy"},
+        "Paris": {"city": "Paris", "temperature_c": -3.0, "condition": "snow"},
+    }
     cases = [
         (build_tools(), "Tokyo", "Paris"),
         ([weather_tool_with(warm_paris), CONVERSION_TOOL], "Paris", "Tokyo"),
+        ([weather_tool_with(warm_both), CONVERSION_TOOL], "Paris", "Tokyo"),
+        ([weather_tool_with(cold_both), CONVERSION_TOOL], "Tokyo", "Paris"),
         ([weather_tool_with(close), CONVERSION_TOOL], "Paris", "Tokyo"),
         (
             [weather_tool_with(drawn), CONVERSION_TOOL],
