@@ -704,3 +704,18 @@ def test_a_check_that_drains_the_model_cannot_tell_the_honest_one() -> None:
             assert False, "a listed script"
     """
     assert judged("check_paris_weather", draining).startswith("✘")
+
+
+def test_a_paris_test_that_every_model_breaks_blames_the_test_not_a_guesser() -> None:
+    # A third learner passed the factory itself: every model, the honest one too, raised
+    # TypeError, and the hint named one guesser as if the honest model had passed.
+    factory_not_called = """
+    from agentcore import AgentRuntime
+    from agentcore.course.teaching_tools import build_tools
+
+    def check_paris_weather(make_model):
+        result = AgentRuntime(make_model, build_tools()).run("What is Paris's teaching weather?")
+        assert "12.0°C" in result.answer
+    """
+    line = judged("check_paris_weather", factory_not_called)
+    assert "with the honest model your check should pass" in line and "TypeError" in line, line

@@ -136,8 +136,9 @@ def check_paris_weather(ns: Namespace) -> Judgement:
     while first_round[0] is None:
         first_round = shuffled(first_round)
     # the verdict names the deepest mistake whatever the order: the honest model failed, then
-    # a guesser passed
+    # a guesser made the test raise something other than a failed assert, then a guesser passed
     honest_error: str | None = None
+    guesser_error: tuple[str, str] | None = None
     passed: tuple[str, str, str] | None = None
     for key in [*first_round, *shuffled(first_round)]:
         if key is None:
@@ -156,12 +157,16 @@ def check_paris_weather(ns: Namespace) -> Judgement:
         except TimeLimitExceeded:
             raise
         except BaseException as error:
-            return False, "paris_guesser_error", {"model_key": key, "error": error_name(error)}
+            guesser_error = guesser_error or (key, error_name(error))
+            continue
         if returned is not None:
             return False, "paris_returns_value", {}
         passed = passed or (key, passed_key, what)
-    if honest_error is not None:
+    if honest_error is not None:  # an error every model gets is the test's, not a guesser's
         return False, "paris_honest_failed", {"error": honest_error}
+    if guesser_error is not None:
+        guesser, raised = guesser_error
+        return False, "paris_guesser_error", {"model_key": guesser, "error": raised}
     if passed is not None:
         if not any(_fails(function, other, failing) for other, _, _ in models.values()):
             # it fails no model at all: an assert that never runs, or one caught inside the test
