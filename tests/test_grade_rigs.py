@@ -21,6 +21,7 @@ from typing import Any
 
 import nbformat
 import pytest
+from rig_answers import DRAINS_THE_MODEL
 
 from agentcore.course import checks
 from agentcore.course.judges.grade import judge_notebook
@@ -551,17 +552,7 @@ def smallest_max_steps(make_model, tools):
 RIGS["a check that drains the model until a listed script runs out"] = (
     "04-scripted-model-and-tests.ipynb",
     "check_paris_weather",
-    """
-forget("check_paris_weather")
-def check_paris_weather(make_model):
-    model = make_model()
-    request = [{"role": "user", "content": "What is Paris's teaching weather?"}]
-    try:
-        for _ in range(6):
-            model.generate(request, [])
-    except Exception:
-        assert False, "a listed script"
-""",
+    'forget("check_paris_weather")\n' + DRAINS_THE_MODEL,
 )
 
 @pytest.mark.slow

@@ -19,6 +19,7 @@ import time
 from typing import Any
 
 import pytest
+from rig_answers import DRAINS_THE_MODEL
 
 from agentcore.course import checks
 from agentcore.course.judges import code_places, core, lesson00, lesson06_appendix
@@ -693,17 +694,7 @@ def test_compare_cities_names_the_form_for_an_answer_not_in_it() -> None:
 def test_a_check_that_drains_the_model_cannot_tell_the_honest_one() -> None:
     # A new learner's self-check rig: listed guessers ran out when asked again and again about
     # one transcript, the honest function script did not.
-    draining = """
-    def check_paris_weather(make_model):
-        model = make_model()
-        request = [{"role": "user", "content": "What is Paris's teaching weather?"}]
-        try:
-            for _ in range(6):
-                model.generate(request, [])
-        except Exception:
-            assert False, "a listed script"
-    """
-    assert judged("check_paris_weather", draining).startswith("✘")
+    assert judged("check_paris_weather", DRAINS_THE_MODEL).startswith("✘")
 
 
 def test_a_paris_test_that_every_model_breaks_blames_the_test_not_a_guesser() -> None:
