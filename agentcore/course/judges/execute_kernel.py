@@ -35,6 +35,8 @@ from pathlib import Path
 
 from jupyter_client.manager import AsyncKernelManager
 
+from agentcore.course.judges.sandbox import become_subreaper, confine, end_children, prctl
+
 JUDGED_BEFORE_EXECUTE = "AGENTCORE_JUDGED_BEFORE_EXECUTE"
 """Set in the confined kernel's environment: its hidden tests' verdicts are not the grade."""
 
@@ -81,8 +83,6 @@ def main(argv: list[str]) -> None:
     allows it (:func:`~agentcore.course.judges.sandbox.scope_signals_and_sockets`). Exits with
     the kernel's status; 2 and a message for other arguments; the kernel exits 3 if it could
     not be confined (the manager only uses this launcher where Landlock is there)."""
-    from agentcore.course.judges.sandbox import become_subreaper, confine, end_children, prctl
-
     if len(argv) < 2 or argv[0] != "--":
         sys.exit(f"usage: python -m {__name__} -- KERNEL COMMAND ...")
     command = argv[1:]

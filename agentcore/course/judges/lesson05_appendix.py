@@ -37,7 +37,8 @@ def cut_short(arguments: Any) -> bool:
         return False
     closing, in_string, escaped = _still_open(text)
     head = ("n" if escaped else "") + ('"' if in_string else "")
-    middles = ["", "0", ":0", '"k":0', ":0,", *_literal_rests(text)]
+    # the rest of a number, of a value after a key or a comma, of a key, of true/false/null
+    middles = ["", "0", ":0", '"k":0', *_literal_rests(text)]
     return any(_parses(text + head + middle + closing) for middle in middles)
 
 
