@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import ClassVar
 
 from scripts import site_font, site_pages
-from scripts.lessons import ROOT, lessons
+from scripts.site_lessons import ROOT, lessons
 
 SITE = ROOT / "_site"
 BUILD_INFO = "build-info.json"

@@ -45,9 +45,9 @@ from typing import Any
 from packaging.utils import canonicalize_name, parse_wheel_filename
 
 from scripts import pyodide_lock
-from scripts.lessons import LANGUAGES, ROOT, lessons
 from scripts.site_fetch import npm_package, pypi_wheels
 from scripts.site_font import FAMILY
+from scripts.site_lessons import LANGUAGES, ROOT, lessons
 from scripts.site_pages import DOCS
 
 PYODIDE_NPM = "pyodide@314.0.4"

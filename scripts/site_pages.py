@@ -3,7 +3,7 @@
 ``stage(source)`` copies what a learner may read, and nothing else, into ``source``:
 
 * ``notebooks/<lang>/NN-*.ipynb``: the executed learner notebooks of both languages, found in
-  the folders (``scripts.lessons.lessons``), never the solutions;
+  the folders (``scripts.site_lessons.lessons``), never the solutions;
 * ``docs/GLOSSARY.md``, ``docs/cheatsheet*.md`` and ``docs/images/``: never ``docs/teaching/``
   (the teacher's guide holds expected answers);
 * ``index.md`` and ``index.zh-CN.md``: README's overview (its sections up to and including
@@ -33,9 +33,9 @@ import shutil
 import tarfile
 from pathlib import Path
 
-from scripts.lessons import LANGUAGES, ROOT, lessons
 from scripts.site_fetch import npm_package
 from scripts.site_font import bundle_cjk_font
+from scripts.site_lessons import LANGUAGES, ROOT, lessons
 
 CONF_DIR = Path(__file__).resolve().parent / "site_sphinx"
 MERMAID_NPM = "mermaid@11.17.2"

@@ -17,7 +17,8 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 
-from scripts import site, site_font
+from scripts import lessons as lesson_tools
+from scripts import site, site_font, site_lessons
 from scripts.lessons import LANGUAGES, ROOT, lessons
 from scripts.site_font import CSS, FAMILY, FIRST_CODE_POINT, FONT_DIR, WEIGHTS
 from scripts.site_pages import glossary_terms
@@ -67,6 +68,14 @@ def _parse(path: Path) -> _Links:
     parser = _Links()
     parser.feed(path.read_text(encoding="utf-8"))
     return parser
+
+
+def test_the_site_finds_the_same_lessons_as_the_lesson_tools() -> None:
+    # the site's own list (no nbgrader needed) and the maintainers' tools agree
+    for language in LANGUAGES:
+        assert site_lessons.lessons(language) == lesson_tools.lessons(language)
+        assert site_lessons.lessons(language), language
+    assert site_lessons.LANGUAGES == lesson_tools.LANGUAGES and site_lessons.ROOT == ROOT
 
 
 @pytest.fixture(scope="module")
