@@ -4,10 +4,11 @@
     python -m scripts.site serve [--out _site] [--port 8000]    # http://127.0.0.1:8000/
 
 ``build`` stages the learner material (``scripts.site_pages``), builds the website with Sphinx
-and myst-nb from the stored outputs, then builds the JupyterLite edition into ``<out>/lite/``
-(``scripts.site_lite``). The first build fetches Mermaid and Pyodide from npm and the wheels
-from PyPI into ``.site-cache/``; later builds are offline. ``serve`` serves ``<out>`` on
-127.0.0.1 only, with the types module workers and WebAssembly need.
+and myst-nb from the stored outputs (English at ``<out>/``, Chinese at ``<out>/zh-CN/``), then
+builds the JupyterLite edition into ``<out>/lite/`` (``scripts.site_lite``). The first build
+fetches mermaid-cli (which draws the diagrams with Debian's Chromium), the font and Pyodide
+from npm and the wheels from PyPI into ``.site-cache/``; later builds are offline. ``serve``
+serves ``<out>`` on 127.0.0.1 only, with the types module workers and WebAssembly need.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from pathlib import Path
 from typing import ClassVar
 
 from scripts import site_font, site_pages
-from scripts.lessons import ROOT, lessons
+from scripts.site_lessons import ROOT, lessons
 
 SITE = ROOT / "_site"
 BUILD_INFO = "build-info.json"
@@ -70,7 +71,9 @@ def build(out: Path = SITE, pages_only: bool = False) -> None:
         from scripts import site_lite
 
         site_lite.build(WORK / "lite", out / "lite")
-        site_lite.use_font(out / "lite", out / "_static" / site_font.FONT_DIR / site_font.CSS)
+        # every slice of the font: in JupyterLab a learner may type any character
+        font = site_font.bundle_cjk_font(out / "lite" / site_font.FONT_DIR)
+        site_lite.use_font(out / "lite", font)
         print(f"JupyterLite edition: {out / 'lite'} ({time.monotonic() - started:.0f} s in all)")
     (out / ".nojekyll").touch()  # GitHub Pages: serve _static/ and the like as they are
     info = {"sources": sources_hash(), "lite": not pages_only}

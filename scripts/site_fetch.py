@@ -11,7 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from scripts.lessons import ROOT
+from scripts.site_lessons import ROOT
 
 CACHE = ROOT / ".site-cache"
 

@@ -1,21 +1,23 @@
 """The Chinese web font the lesson website bundles: Chinese renders on a machine with no CJK font.
 
-``bundle_cjk_font(static)`` unpacks Noto Sans SC from the npm package ``@fontsource/noto-sans-sc``
-(SIL Open Font License 1.1, whose text it copies beside the font, as the license asks) into
-``static/fonts/noto-sans-sc/``: the regular and bold weights as WOFF2 files, about 100 slices
-each, and ``noto-sans-sc.css``, Fontsource's own ``@font-face`` rules for those weights with
-their ``unicode-range``. A browser downloads a slice only when the page shows a character in
-its range, so a lesson page loads the slices its Chinese needs, not the whole font. The CSS is
+``bundle_cjk_font(target, characters)`` unpacks Noto Sans SC from the npm package
+``@fontsource/noto-sans-sc`` (SIL Open Font License 1.1, whose text it copies beside the font,
+as the license asks) into ``target``: WOFF2 slices of the regular weight (``WEIGHTS``) and
+``noto-sans-sc.css``, Fontsource's own ``@font-face`` rules for them with their
+``unicode-range``. A browser downloads a slice only when the page shows a character in its
+range. Given ``characters`` (the text of the pages that use it), only the slices that hold one
+of them are kept, so the stylesheet a page loads is as short as the site allows. The CSS is
 Fontsource's, with two changes:
 
 * each ``src`` names the WOFF2 file only (every browser that runs JupyterLite reads WOFF2), so
   the older WOFF copies, which would double the size, stay out;
-* the font covers U+2000 and up only (punctuation, CJK, full-width forms): the faces of
-  Fontsource's Latin, Cyrillic and Vietnamese subsets are left out and the other faces' ranges
-  cut at ``FIRST_CODE_POINT``. So the font can come first in every font list of the site and
-  draw all the Chinese, while Latin text falls through to the fonts after it. (With the font
-  after a generic family such as ``sans-serif``, Chromium on a machine with no CJK font drew
-  some Chinese characters as empty boxes.)
+* the font covers CJK code points only, ``FIRST_CODE_POINT`` (U+2E80, CJK radicals) and up:
+  the faces of Fontsource's Latin, Cyrillic and Vietnamese subsets are left out and the other
+  faces' ranges cut there. So the font can come first in every font list of the site and draw
+  all the Chinese (with the font after a generic family such as ``sans-serif``, Chromium on a
+  machine with no CJK font drew some Chinese characters as empty boxes), while Latin letters,
+  quotes and apostrophes (U+2018-U+201D), dashes and arrows fall through to the Latin fonts
+  after it: English text reads "runtime's", never a full-width "runtime’ s".
 """
 
 from __future__ import annotations
@@ -30,13 +32,16 @@ from scripts.site_fetch import npm_package
 FONT_NPM = "@fontsource/noto-sans-sc@5.3.0"
 """The Fontsource release of Noto Sans SC the site bundles (npm)."""
 FAMILY = "Noto Sans SC"
-WEIGHTS = (400, 700)
-"""Regular for the text, bold for ``**bold**`` (Chinese prose uses bold, never italics)."""
+WEIGHTS = (400,)
+"""Regular only. Bold Chinese (headings, ``**bold**``) is the browser's synthetic bold of it: the
+bold weight's own slices nearly doubled what a Chinese lesson page downloads (lesson 01:
+1.18 MiB with them, measured 2026-12-07), past the 1.2 MB a page may weigh."""
 FONT_DIR = "fonts/noto-sans-sc"
 """Where the font goes, under the site's ``_static/``."""
 CSS = "noto-sans-sc.css"
-FIRST_CODE_POINT = 0x2000
-"""The font covers this code point and up (General Punctuation, CJK, full-width forms)."""
+FIRST_CODE_POINT = 0x2E80
+"""The font covers this code point and up: CJK radicals, punctuation (、。「」), ideographs,
+full-width forms (，：（）); never General Punctuation (U+2000-U+206F: quotes, dashes)."""
 _FACE = re.compile(r"@font-face \{[^}]*\}")
 _RANGE = re.compile(r"unicode-range: ([^;]+);")
 
@@ -66,9 +71,22 @@ _SRC = re.compile(
 )
 
 
-def bundle_cjk_font(static: Path) -> Path:
+def _covers(face: str, code_points: set[int]) -> bool:
+    """Whether the ``unicode-range`` of ``face`` holds one of ``code_points``."""
+    found = _RANGE.search(face)
+    assert found is not None  # every face kept by _from_first_code_point has one
+    for item in found.group(1).split(","):
+        low, _, high = item.strip().removeprefix("U+").partition("-")
+        start, end = int(low, 16), int(high or low, 16)
+        if any(start <= point <= end for point in code_points):
+            return True
+    return False
+
+
+def bundle_cjk_font(target: Path, characters: str | None = None) -> Path:
     """Unpack the font's WOFF2 slices of ``WEIGHTS``, its license and its CSS (WOFF2 only) into
-    ``static/fonts/noto-sans-sc/``; returns the CSS file's path.
+    the folder ``target`` (emptied first); returns the CSS file's path. With ``characters``,
+    only the slices that hold one of them (the CJK ones) are kept; without, every slice.
 
     Raises ``RuntimeError`` when npm fails (``scripts.site_fetch.npm_package``) or when the
     package's CSS is not laid out as Fontsource 5 writes it (a face whose ``src`` is not a
@@ -76,7 +94,6 @@ def bundle_cjk_font(static: Path) -> Path:
     release needs this function checked against it.
     """
     archive = npm_package(FONT_NPM)
-    target = static / FONT_DIR
     shutil.rmtree(target, ignore_errors=True)
     (target / "files").mkdir(parents=True)
     with tarfile.open(archive) as tar:
@@ -98,6 +115,9 @@ def bundle_cjk_font(static: Path) -> Path:
                     "of the form url(X.woff2) format('woff2'), url(X.woff) format('woff')"
                 )
             rules.extend(filter(None, map(_from_first_code_point, _FACE.findall(rewritten))))
+        if characters is not None:
+            wanted_points = {ord(c) for c in characters if ord(c) >= FIRST_CODE_POINT}
+            rules = [face for face in rules if _covers(face, wanted_points)]
         wanted = set(re.findall(r"url\(\./files/([\w.-]+\.woff2)\)", "".join(rules)))
         for member in tar.getmembers():
             name = member.name.removeprefix("package/files/")
@@ -110,6 +130,6 @@ def bundle_cjk_font(static: Path) -> Path:
             raise RuntimeError(f"{FONT_NPM} lacks the files its CSS names: {sorted(wanted)}")
         (target / "LICENSE").write_text(text("LICENSE"), encoding="utf-8")
     header = (f"/* {FAMILY} from {FONT_NPM} (Fontsource), SIL Open Font License 1.1: see LICENSE "
-              "beside this file. Fontsource's rules, WOFF2 only, U+2000 and up. */\n")  # fmt: skip
+              "beside this file. Fontsource's rules, WOFF2 only, U+2E80 and up. */\n")  # fmt: skip
     (target / CSS).write_text(header + "\n\n".join(rules) + "\n", encoding="utf-8")
     return target / CSS

@@ -5,7 +5,8 @@ Pyodide, and in which everything the page loads comes from ``out``:
 
 * JupyterLab (``jupyterlite-core``) with the Pyodide kernel extension and the ipywidgets
   extension, the Chinese UI language pack (Settings > Language), the learner notebooks under
-  ``notebooks/<lang>/`` and the glossary and cheatsheets under ``docs/`` (the lessons' links);
+  ``notebooks/<lang>/`` and the ``docs/*.md`` pages (glossary, cheatsheets) under ``docs/``
+  (the lessons' links);
 * the Pyodide runtime from the npm ``pyodide`` package in ``static/pyodide/`` (the version the
   kernel release was built for: ``PYODIDE_NPM`` must equal the kernel's ``PYODIDE_VERSION``);
 * a lock file, ``static/pyodide-lock/pyodide-lock.json``, with the wheels beside it: the kernel's
@@ -15,13 +16,13 @@ Pyodide, and in which everything the page loads comes from ``out``:
   ipywidgets, jupyterquiz), pinned by ``scripts.pyodide_lock``; ``jupyter-lite.json`` points
   the kernel at it and preloads them (``loadPyodideOptions``), and turns the PyPI fallback off.
 
-Chinese: ``use_font(out, css)`` links the website's bundled Noto Sans SC (``scripts.site_font``)
-into JupyterLab's page and puts it first in JupyterLab's three font lists (interface, Markdown,
-code): it covers U+2000 and up only, so it draws the lessons' Chinese, on a machine with no CJK
-font too, and JupyterLab's own fonts the Latin text. The lists are set by a rule of the page,
-``html:root``, which outranks the theme's ``:root``: the theme setting ``overrides`` would do
-it, but JupyterLab reads it from the user's settings only (``ThemeManager.loadCSSOverrides``),
-not from a site's defaults.
+Chinese: ``use_font(out, css)`` links the bundled Noto Sans SC (``scripts.site_font``, every
+slice, in ``out/fonts/``: a learner may type any character) into JupyterLab's page and puts it
+first in JupyterLab's three font lists (interface, Markdown, code): it covers CJK code points
+only, so it draws the lessons' Chinese, on a machine with no CJK font too, and JupyterLab's own
+fonts the Latin text. The lists are set by a rule of the page, ``html:root``, which outranks the
+theme's ``:root``: the theme setting ``overrides`` would do it, but JupyterLab reads it from the
+user's settings only (``ThemeManager.loadCSSOverrides``), not from a site's defaults.
 
 A code cell that needs the installed course (local servers on sockets, subprocesses, DeepSeek)
 carries the tag ``needs-installed-course`` in the lessons; in this edition its code is kept
@@ -45,10 +46,9 @@ from typing import Any
 from packaging.utils import canonicalize_name, parse_wheel_filename
 
 from scripts import pyodide_lock
-from scripts.lessons import LANGUAGES, ROOT, lessons
 from scripts.site_fetch import npm_package, pypi_wheels
 from scripts.site_font import FAMILY
-from scripts.site_pages import DOCS
+from scripts.site_lessons import LANGUAGES, ROOT, lessons
 
 PYODIDE_NPM = "pyodide@314.0.4"
 BROWSER_SKIP_TAG = "needs-installed-course"
@@ -76,8 +76,10 @@ RUNTIME_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_s
 LOCK_URL = f"./{pyodide_lock.LOCK_FOLDER}/pyodide-lock.json"
 # The bundled Chinese font first, then JupyterLab 4's own font lists (its light theme's
 # --jp-ui-font-family and --jp-code-font-family-default).
-UI_FONTS = (f'"{FAMILY}", system-ui, -apple-system, blinkmacsystemfont, "Segoe UI", helvetica, '
-            'arial, sans-serif, "Apple Color Emoji", "Segoe UI Emoji", "Segoe UI Symbol"')
+UI_FONTS = (
+    f'"{FAMILY}", system-ui, -apple-system, blinkmacsystemfont, "Segoe UI", helvetica, '
+    'arial, sans-serif, "Apple Color Emoji", "Segoe UI Emoji", "Segoe UI Symbol"'
+)
 CODE_FONTS = f'"{FAMILY}", menlo, consolas, "DejaVu Sans Mono", monospace'
 FONT_LINK = '<link rel="stylesheet" href="{href}" id="agentcore-cjk-font">'
 FONT_LISTS = (
@@ -121,8 +123,8 @@ def _stage_contents(files: Path) -> None:
                 encoding="utf-8",
             )
     (files / "docs").mkdir()
-    for name in DOCS:
-        shutil.copy2(ROOT / "docs" / name, files / "docs" / name)
+    for page in sorted((ROOT / "docs").glob("*.md")):  # the glossary, cheatsheets, ...
+        shutil.copy2(page, files / "docs" / page.name)
 
 
 def _stage_runtime(static: Path) -> Path:

@@ -1,11 +1,15 @@
 """The lesson website as ``python -m scripts.site build`` wrote it (the ``built_site`` fixture):
-every page a learner needs, the links between them, the language switch, Chinese search, the
-bundled Mermaid, and nothing from the teacher's guide or the solutions."""
+every page a learner needs in course order, the links between them, the language switch, Sphinx's
+words and search in Chinese on the Chinese site, diagrams as inline SVG, the font for CJK code
+points only, the weight of a lesson page, and nothing from the teacher's guide or the
+solutions."""
 
 from __future__ import annotations
 
 import io
+import itertools
 import json
+import posixpath
 import re
 import tarfile
 import threading
@@ -17,10 +21,11 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 
-from scripts import site, site_font
+from scripts import lessons as lesson_tools
+from scripts import site, site_font, site_lessons
 from scripts.lessons import LANGUAGES, ROOT, lessons
 from scripts.site_font import CSS, FAMILY, FIRST_CODE_POINT, FONT_DIR, WEIGHTS
-from scripts.site_pages import glossary_terms
+from scripts.site_pages import course_order, doc_pages, glossary_terms, site_path
 
 
 class _Links(HTMLParser):
@@ -69,21 +74,84 @@ def _parse(path: Path) -> _Links:
     return parser
 
 
+def test_the_site_finds_the_same_lessons_as_the_lesson_tools() -> None:
+    # the site's own list (no nbgrader needed) and the maintainers' tools agree
+    for language in LANGUAGES:
+        assert site_lessons.lessons(language) == lesson_tools.lessons(language)
+        assert site_lessons.lessons(language), language
+    assert site_lessons.LANGUAGES == lesson_tools.LANGUAGES and site_lessons.ROOT == ROOT
+
+
 @pytest.fixture(scope="module")
 def built(built_site: Path) -> Path:
     return built_site
 
 
+def lesson_page(built: Path, language: str, lesson: Path) -> Path:
+    """Where a lesson's page is: ``notebooks/en/X.html``, ``zh-CN/notebooks/zh-CN/X.html``."""
+    return built / site_path(language, f"notebooks/{language}/{lesson.name}")
+
+
 def test_every_learner_lesson_has_a_page_in_each_language(built: Path) -> None:
     for language in LANGUAGES:
         for lesson in lessons(language):
-            page = built / "notebooks" / language / lesson.with_suffix(".html").name
-            assert page.is_file(), f"no page for {lesson}"
+            assert lesson_page(built, language, lesson).is_file(), f"no page for {lesson}"
     assert not list(built.rglob("*solutions*")), "solution notebooks must stay off the site"
     assert not list(built.rglob("*teaching*")), "the teacher's guide must stay off the site"
-    for page in ("index.html", "index.zh-CN.html", "docs/GLOSSARY.html", "docs/cheatsheet.html",
-                 "docs/cheatsheet.zh-CN.html"):  # fmt: skip
+    for page in ("index.html", "zh-CN/index.html", "docs/GLOSSARY.html", "docs/cheatsheet.html",
+                 "zh-CN/docs/cheatsheet.zh-CN.html", "zh-CN/docs/GLOSSARY.html"):  # fmt: skip
         assert (built / page).is_file(), page
+
+
+def test_every_docs_page_is_on_the_site_in_its_language_and_in_the_sidebar(built: Path) -> None:
+    # docs/*.md by pattern: a page added later (docs/providers.md) appears with no change here
+    for language in LANGUAGES:
+        pages = doc_pages(language)
+        assert pages[:2] == (["docs/cheatsheet.md", "docs/GLOSSARY.md"] if language == "en"
+                             else ["docs/cheatsheet.zh-CN.md", "docs/GLOSSARY.md"])  # fmt: skip
+        home = (built / site_path(language, "index.md")).read_text(encoding="utf-8")
+        sidebar = home[home.index('class="sidebar-tree"') :]
+        for page in pages:
+            assert (built / site_path(language, page)).is_file(), page
+            assert f'href="{page.removesuffix(".md")}.html"' in sidebar, (language, page)
+    english = {p.name for p in (ROOT / "docs").glob("*.md") if not p.name.endswith(".zh-CN.md")}
+    assert {posixpath.basename(p) for p in doc_pages("en")} == english
+
+
+def test_the_sidebar_and_next_previous_follow_the_course_order(built: Path) -> None:
+    for language in LANGUAGES:
+        ordered = [p.name for p in course_order(lessons(language))]
+        assert ordered[:3] == ["00-fixed-script.ipynb", "01-the-loop.ipynb",
+                               "01-appendix-inside-the-loop.ipynb"]  # fmt: skip
+        home = (built / site_path(language, "index.md")).read_text(encoding="utf-8")
+        sidebar = home[home.index('class="sidebar-tree"') :]
+        positions = [sidebar.index(f"notebooks/{language}/{name[:-6]}.html") for name in ordered]
+        assert positions == sorted(positions), language
+        for before, after in itertools.pairwise(ordered):
+            page = built / site_path(language, f"notebooks/{language}/{before}")
+            found = re.search(r'<link rel="next" title="[^"]*" href="([^"]+)"', page.read_text())
+            assert found and found.group(1) == after.replace(".ipynb", ".html"), (before, after)
+
+
+def test_sphinx_and_the_theme_speak_chinese_on_chinese_pages(built: Path) -> None:
+    page = (built / "zh-CN" / "notebooks" / "zh-CN" / "01-the-loop.html").read_text()
+    assert '<html class="no-js" lang="zh-CN"' in page
+    for words in ('placeholder="搜索"', "下一页", "上一页", "本页内容", "跳到正文", "回到顶部"):
+        assert words in page, words
+    assert "Quick search" not in page and "On this page" not in page
+    translations = (built / "zh-CN" / "_static" / "translations.js").read_text(encoding="utf-8")
+    results = re.search(r'"Search Results": ("[^"]+")', translations)  # the search page's
+    assert results and json.loads(results.group(1)) == "搜索结果"
+    english = (built / "notebooks" / "en" / "01-the-loop.html").read_text()
+    assert 'lang="en"' in english and "On this page" in english and "下一页" not in english
+
+
+def test_every_page_has_the_favicon(built: Path) -> None:
+    for page in ("index.html", "zh-CN/notebooks/zh-CN/01-the-loop.html"):
+        html = (built / page).read_text(encoding="utf-8")
+        found = re.search(r'<link rel="(?:shortcut )?icon" href="([^"]+)"', html)
+        assert found, page
+        assert ((built / page).parent / found.group(1)).resolve().is_file(), page
 
 
 def test_every_link_on_the_site_resolves(built: Path) -> None:
@@ -103,7 +171,8 @@ def test_every_link_on_the_site_resolves(built: Path) -> None:
             if target.is_dir():
                 target = target / "index.html"
             if not target.is_file():
-                broken.append(f"{page.relative_to(built)} -> {link}")
+                if "/lite/" not in link:  # the browser edition may not be built here
+                    broken.append(f"{page.relative_to(built)} -> {link}")
             elif parts.fragment and target.suffix == ".html":
                 ids = parsed.setdefault(target, _parse(target)).ids
                 if unquote(parts.fragment) not in ids:
@@ -112,39 +181,66 @@ def test_every_link_on_the_site_resolves(built: Path) -> None:
 
 
 def test_lessons_link_to_each_other_and_to_the_docs(built: Path) -> None:
-    page = built / "notebooks" / "en" / "01-the-loop.html"
-    links = _parse(page).links
+    links = _parse(built / "notebooks" / "en" / "01-the-loop.html").links
     assert "../../docs/GLOSSARY.html" in links
     assert any(link.startswith("02-tools-and-registry.html") for link in links)
+    # a lesson's link to its translation leads to the other language's site
+    assert "../../zh-CN/notebooks/zh-CN/01-the-loop.html" in links
+    zh_links = _parse(built / "zh-CN" / "notebooks" / "zh-CN" / "01-the-loop.html").links
+    assert "../../../notebooks/en/01-the-loop.html" in zh_links
 
 
 def test_each_page_switches_to_the_same_page_in_the_other_language(built: Path) -> None:
     for language, other in (("en", "zh-CN"), ("zh-CN", "en")):
         for lesson in lessons(language):
-            page = built / "notebooks" / language / lesson.with_suffix(".html").name
+            page = lesson_page(built, language, lesson)
             html = page.read_text(encoding="utf-8")
-            switch = re.search(r'id="language-switch">\s*<a href="([^"]+)"', html)
+            switch = re.search(r'id="language-switch">\s*<a class="language-switch-link" '
+                               r'href="([^"]+)"', html)  # fmt: skip
             assert switch, f"{page}: no language switch"
-            assert switch.group(1) == f"../{other}/{page.name}", page
-            assert f'<html lang="{language}"' in html
+            assert (page.parent / switch.group(1)).resolve() == lesson_page(built, other, lesson)
+            assert f'<html class="no-js" lang="{language}"' in html
     home = (built / "index.html").read_text(encoding="utf-8")
-    assert 'href="index.zh-CN.html"' in home
+    assert re.search(r'class="language-switch-link" href="zh-CN/index.html"', home)
+
+
+def _section_ids(page: Path) -> list[str]:
+    return re.findall(r'<section id="([^"]+)"', page.read_text(encoding="utf-8"))
+
+
+def test_a_lesson_and_its_translation_share_their_section_ids(built: Path) -> None:
+    # so the language switch keeps the section (course.js adds it to the link)
+    for lesson in lessons("en"):
+        english = _section_ids(lesson_page(built, "en", lesson))
+        chinese = _section_ids(lesson_page(built, "zh-CN", lesson))
+        shared = [i for i in english if i in chinese]
+        assert len(shared) >= len(english) - 1 and len(english) > 2, (lesson.name, english, chinese)
+    assert "exactly-one-a-final-text-or-tool-calls-4-1" in _section_ids(
+        built / "zh-CN" / "notebooks" / "zh-CN" / "01-the-loop.html")  # fmt: skip
 
 
 def test_each_lesson_page_opens_the_same_lesson_in_the_browser_edition(built: Path) -> None:
     for language in LANGUAGES:
         for lesson in lessons(language):
-            page = built / "notebooks" / language / lesson.with_suffix(".html").name
-            html = page.read_text(encoding="utf-8")
-            link = f'href="../../lite/lab/index.html?path=notebooks/{language}/{lesson.name}"'
-            assert link in html, page
+            page = lesson_page(built, language, lesson)
+            up = "../" * (len(page.relative_to(built).parts) - 1)
+            link = f'href="{up}lite/lab/index.html?path=notebooks/{language}/{lesson.name}"'
+            assert link in page.read_text(encoding="utf-8"), page
 
 
-def test_each_home_page_opens_the_browser_edition_by_a_relative_link(built: Path) -> None:
-    for home, label in (("index.html", "Run the course in your browser"),
-                        ("index.zh-CN.html", "在浏览器中运行课程")):  # fmt: skip
+def test_each_home_page_is_the_course_home_not_readme(built: Path) -> None:
+    for home, label, lite in (("index.html", "Run the course in your browser", "lite"),
+                              ("zh-CN/index.html", "在浏览器中运行课程", "../lite")):  # fmt: skip
         html = (built / home).read_text(encoding="utf-8")
-        assert re.search(r'id="run-in-browser" href="lite/lab/index.html">' + label, html), home
+        assert re.search(rf'id="run-in-browser" href="{lite}/lab/index.html">' + label, html)
+        assert re.search(rf'class="run-in-browser-home" href="{lite}/lab/index.html">', html)
+        assert "Settings &gt; Pages" not in html and "GitHub Pages" not in html
+        assert "wds1996/Tiny-Agent" in html  # the chapter the lessons follow
+        text = _page_text(built / home)
+        for lesson in lessons("en" if home == "index.html" else "zh-CN"):
+            notebook = json.loads(lesson.read_text(encoding="utf-8"))
+            title = "".join(notebook["cells"][0]["source"]).splitlines()[0].removeprefix("# ")
+            assert title in text, title
 
 
 def test_stored_outputs_are_shown_not_re_executed(built: Path) -> None:
@@ -159,7 +255,7 @@ def test_stored_outputs_are_shown_not_re_executed(built: Path) -> None:
 def test_a_widget_shows_its_plain_text_state(built: Path) -> None:
     for language, text in (("en", "RunStepper: run the cells above in JupyterLab"),
                            ("zh-CN", "RunStepper：在 JupyterLab 中运行上面的单元格")):  # fmt: skip
-        page = built / "notebooks" / language / "01-the-loop.html"
+        page = lesson_page(built, language, Path("01-the-loop.ipynb"))
         assert text in page.read_text(encoding="utf-8"), page
 
 
@@ -186,15 +282,16 @@ def _pages_with(index: dict[str, Any], term: str) -> set[str]:
 
 
 def test_search_finds_chinese_words(built: Path) -> None:
-    terms = _search_index(built)["terms"]
+    terms = _search_index(built / "zh-CN")["terms"]
     # jieba segments the zh-CN lessons into words; without it Chinese is not found
     assert "运行" in terms and "模型" in terms and "轮次" in terms and "一口气" in terms
-    assert "runtim" in terms  # English is still indexed (stemmed, as Sphinx does)
+    assert "runtim" in _search_index(built)["terms"]  # English, stemmed, on the English site
+    assert not any("zh-CN" in name for name in _search_index(built)["docnames"])
 
 
 def test_search_finds_every_glossary_term_whole(built: Path) -> None:
     # jieba alone cuts 工具调用 into 工具 + 调用, and a search for the term found nothing
-    index = _search_index(built)
+    index = _search_index(built / "zh-CN")
     glossary = (ROOT / "docs" / "GLOSSARY.md").read_text(encoding="utf-8")
     for term in ("工具调用", "模型轮次", "观察结果", "运行记录", "模型服务商", "智能体"):
         assert term in glossary_terms(glossary)
@@ -211,41 +308,108 @@ def test_search_finds_every_glossary_term_whole(built: Path) -> None:
 def test_search_finds_a_shorter_word_inside_a_longer_one(
     built: Path, part: str, whole: str, page: str
 ) -> None:
-    text = _page_text(built / f"{page}.html")
+    text = _page_text(built / "zh-CN" / f"{page}.html")
     assert text.count(part) == text.count(whole) > 0, f"{page}: {part} also stands alone"
-    index = _search_index(built)
+    index = _search_index(built / "zh-CN")
     assert page in _pages_with(index, whole)
     assert page in _pages_with(index, part)
 
 
-def test_mermaid_comes_from_the_bundled_copy(built: Path) -> None:
-    html = (built / "notebooks" / "en" / "01-the-loop.html").read_text(encoding="utf-8")
-    assert 'class="mermaid' in html
-    assert 'import mermaid from "../../_static/mermaid/mermaid.esm.min.mjs"' in html
-    assert (built / "_static" / "mermaid" / "mermaid.esm.min.mjs").is_file()
-    assert "cdn.jsdelivr.net/npm/mermaid" not in html
+def test_diagrams_are_inline_svg_and_no_page_loads_mermaid(built: Path) -> None:
+    for language in LANGUAGES:
+        html = lesson_page(built, language, Path("01-the-loop.ipynb")).read_text(encoding="utf-8")
+        diagrams = re.findall(r'<div class="course-diagram"><svg id="(d[0-9a-f]{16})"', html)
+        assert diagrams, language
+        assert "mermaid.esm" not in html and 'class="mermaid' not in html
+        ids = re.findall(r'\sid="([^"]+)"', html)
+        assert len(ids) == len(set(ids)), "each diagram's ids are its own"
+        # the diagram's words are in the page (its Chinese too), at a readable size
+        assert ("AgentRuntime" if language == "en" else "用户") in html
+        assert re.search(r'<svg id="d[0-9a-f]{16}" width="\d+" height="\d+" style="min-width', html)
+    assert not (built / "_static" / "mermaid").exists()
 
 
-def test_the_chinese_font_is_bundled_in_slices_with_its_license(built: Path) -> None:
-    folder = built / "_static" / FONT_DIR
-    css = (folder / CSS).read_text(encoding="utf-8")
-    faces = re.findall(r"@font-face \{(.*?)\}", css, flags=re.DOTALL)
-    assert len(faces) > 100, "the font comes in unicode-range slices"
-    for face in faces:
-        assert f"font-family: '{FAMILY}'" in face, face
+def _fonts(css: str) -> list[tuple[str, list[tuple[int, int]]]]:
+    faces = []
+    for face in re.findall(r"@font-face \{(.*?)\}", css, flags=re.DOTALL):
         (ranges,) = re.findall(r"unicode-range: ([^;]+);", face)
-        starts = [int(item.strip()[2:].partition("-")[0], 16) for item in ranges.split(",")]
-        assert min(starts) >= FIRST_CODE_POINT, f"Latin stays with the page's fonts: {ranges}"
         (source,) = re.findall(r"src: url\(\./files/([^)]+)\) format\('woff2'\);", face)
-        assert (folder / "files" / source).is_file(), source
-    assert {int(w) for w in re.findall(r"font-weight: (\d+);", css)} == set(WEIGHTS)
-    assert "http" not in css.split("*/", 1)[1], "every slice comes from the site"
-    assert not list(folder.rglob("*.woff")), "WOFF2 only"
-    assert "SIL OPEN FONT LICENSE Version 1.1" in (folder / "LICENSE").read_text(encoding="utf-8")
-    html = (built / "notebooks" / "zh-CN" / "01-the-loop.html").read_text(encoding="utf-8")
-    assert f'href="../../_static/{FONT_DIR}/{CSS}"' in html
-    pages = (built / "_static" / "course.css").read_text(encoding="utf-8")
-    assert "html:lang(zh-CN) body" in pages and f'font-family: "{FAMILY}", sans-serif' in pages
+        spans = []
+        for item in ranges.split(","):
+            low, _, high = item.strip()[2:].partition("-")
+            spans.append((int(low, 16), int(high or low, 16)))
+        faces.append((source, spans))
+    return faces
+
+
+def test_the_chinese_font_covers_cjk_only_in_slices_with_its_license(built: Path) -> None:
+    for folder in (built / "_static" / FONT_DIR, built / "zh-CN" / "_static" / FONT_DIR):
+        css = (folder / CSS).read_text(encoding="utf-8")
+        faces = _fonts(css)
+        assert faces
+        for source, spans in faces:
+            assert min(start for start, _ in spans) >= FIRST_CODE_POINT, "Latin stays Latin"
+            assert not any(start <= 0x2019 <= end for start, end in spans), "the apostrophe"
+            assert (folder / "files" / source).is_file(), source
+        assert f"font-family: '{FAMILY}'" in css
+        assert {int(w) for w in re.findall(r"font-weight: (\d+);", css)} == set(WEIGHTS)
+        assert "http" not in css.split("*/", 1)[1], "every slice comes from the site"
+        assert not list(folder.rglob("*.woff")), "WOFF2 only"
+        assert "SIL OPEN FONT LICENSE Version 1.1" in (folder / "LICENSE").read_text()
+    # a site's stylesheet names only the slices its pages need: the English one few
+    english = _fonts((built / "_static" / FONT_DIR / CSS).read_text(encoding="utf-8"))
+    chinese = _fonts((built / "zh-CN" / "_static" / FONT_DIR / CSS).read_text(encoding="utf-8"))
+    assert len(english) < len(chinese) < 60
+    html = (built / "zh-CN" / "notebooks" / "zh-CN" / "01-the-loop.html").read_text()
+    assert f'href="../../_static/{FONT_DIR}/{CSS}' in html
+    assert re.search(rf'--font-stack: "{FAMILY}", -apple-system', html), "first in the list"
+
+
+class _Loads(HTMLParser):
+    """What a page loads by itself: stylesheets, scripts, images, icons."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.files: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        values = dict(attrs)
+        wanted = ("stylesheet", "icon", "shortcut icon")
+        if tag == "link" and values.get("rel") in wanted and values.get("href"):
+            self.files.append(str(values["href"]))
+        elif tag in ("script", "img") and values.get("src"):
+            self.files.append(str(values["src"]))
+
+
+def first_load_bytes(page: Path) -> tuple[int, dict[str, int]]:
+    """What a browser downloads to show ``page`` the first time, from the files on disk: the
+    page, what it links (stylesheets, scripts, images, its icon) and the font slices that hold
+    one of its characters (the slices' ``unicode-range``)."""
+    parser = _Loads()
+    html = page.read_text(encoding="utf-8")
+    parser.feed(html)
+    sizes = {page.name: page.stat().st_size}
+    points = {ord(c) for c in html}
+    for link in parser.files:
+        if urlsplit(link).scheme:
+            continue
+        file = (page.parent / unquote(urlsplit(link).path)).resolve()
+        sizes[link] = file.stat().st_size
+        if file.name == CSS:
+            for source, spans in _fonts(file.read_text(encoding="utf-8")):
+                if any(start <= p <= end for p in points for start, end in spans):
+                    sizes[source] = (file.parent / "files" / source).stat().st_size
+    return sum(sizes.values()), sizes
+
+
+@pytest.mark.parametrize(("language", "budget"), [("en", 700_000), ("zh-CN", 1_200_000)])
+def test_a_lesson_page_weighs_at_most_its_budget(built: Path, language: str, budget: int) -> None:
+    weights = {lesson.name: first_load_bytes(lesson_page(built, language, lesson))
+               for lesson in lessons(language)}  # fmt: skip
+    heaviest = max(weights, key=lambda name: weights[name][0])
+    total, files = weights[heaviest]
+    biggest = sorted(files.items(), key=lambda item: -item[1])[:5]
+    assert total <= budget, f"{language} {heaviest}: {total} bytes; the largest: {biggest}"
 
 
 def test_serve_answers_on_loopback_with_the_types_module_workers_need(built: Path) -> None:
@@ -255,11 +419,10 @@ def test_serve_answers_on_loopback_with_the_types_module_workers_need(built: Pat
     try:
         host, port = httpd.server_address[:2]
         assert host == "127.0.0.1"
-        for path, kind in (
-            ("/index.html", "text/html"),
-            ("/_static/mermaid/mermaid.esm.min.mjs", "text/javascript"),
-            ("/lite/static/pyodide/pyodide.asm.wasm", "application/wasm"),
-        ):
+        checks = [("/index.html", "text/html"), ("/_static/course.js", "text/javascript")]
+        if (built / "lite").is_dir():
+            checks.append(("/lite/static/pyodide/pyodide.asm.wasm", "application/wasm"))
+        for path, kind in checks:
             with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}") as reply:
                 assert reply.headers["Content-Type"].startswith(kind), path
     finally:
@@ -303,8 +466,10 @@ def _font_package(tmp_path: Path, css: str) -> Path:
 def test_a_font_package_laid_out_otherwise_is_refused(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    face = ("@font-face {\n  font-family: 'Noto Sans SC';\n  font-weight: 400;\n"
-            "  src: url(./files/a.woff2) format('woff2')MORE;\n  unicode-range: U+4e00;\n}\n")
+    face = (
+        "@font-face {\n  font-family: 'Noto Sans SC';\n  font-weight: 400;\n"
+        "  src: url(./files/a.woff2) format('woff2')MORE;\n  unicode-range: U+4e00;\n}\n"
+    )
     woff_too = face.replace("MORE", ", url(./files/a.woff) format('woff')")
     woff2_only = face.replace("MORE", "")
     for css, message in ((woff2_only, "1 @font-face rules but 0 sources"),

@@ -1,101 +1,160 @@
 """Sphinx configuration of the lesson website (built by ``python -m scripts.site build``).
 
+One configuration for the two source trees ``scripts.site_pages.stage`` writes, one per
+language; the build sets ``language`` (``en``, ``zh_CN``: Sphinx's and the theme's own words,
+"Search", "Next", in that language; the extra ones the theme uses are in ``locales/``) and
+``html_search_language`` (``zh``: jieba segments Chinese). The tree's ``_course.json`` tells
+each page its twin in the other language.
+
 The pages are the executed learner notebooks, read by myst-nb with their stored outputs and
-never executed (``nb_execution_mode = "off"``). One project holds both languages: the search
-index uses Sphinx's Chinese splitter (jieba) because it also indexes English words, and each
-page gets ``lang`` and a link to the same page in the other language (``language_switch``).
-Chinese is drawn with the bundled Noto Sans SC (``scripts.site_font``): the first font of every
-font list (text, code, diagrams; ``_static/course.css`` for Chinese pages). It covers U+2000
-and up only, so Latin text is drawn by the fonts after it, as before.
+never executed (``nb_execution_mode = "off"``). The theme is Furo: the lessons in course order
+in the sidebar and in next/previous (the home page's tables of contents), light on a phone.
+Above each page: the language switch, which keeps the section the reader is in (``course.js``;
+the Chinese build gives each section of a lesson the id of the same section of the English
+lesson, so both pages share their section ids), and the link that runs the lesson in the
+browser edition. Diagrams are SVG drawn at build time (``scripts.site_mermaid``), inline.
+Chinese is drawn with the bundled Noto Sans SC (``scripts.site_font``), first in every font
+list: it covers CJK code points only, so Latin text is drawn by the fonts after it.
 """
 
 from __future__ import annotations
 
+import json
+import posixpath
+from pathlib import Path
 from typing import Any
 
+from docutils import nodes
+from sphinx.util.docutils import SphinxDirective
+
 from scripts.site_font import CSS, FAMILY, FONT_DIR
+from scripts.site_mermaid import diagram_html, diagram_key
 
 project = "agentcore-course"
 author = "agentcore-course"
-extensions = ["myst_nb", "sphinxcontrib.mermaid"]
+extensions = ["myst_nb"]
 root_doc = "index"
-exclude_patterns = ["_build", "doctrees"]
+exclude_patterns = ["_diagrams", "_locales", "doctrees"]
+locale_dirs = ["_locales"]
 
 # Stored outputs only; a lesson is never run to build the site.
 nb_execution_mode = "off"
-# Lessons draw diagrams as ```mermaid fences, rendered in the page by the bundled Mermaid.
+# Lessons draw diagrams as ```mermaid fences: SVG drawn at build time (the directive below).
 myst_fence_as_directive = ["mermaid"]
 myst_heading_anchors = 3
 myst_enable_extensions = ["colon_fence", "html_image"]
-mermaid_use_local = "mermaid/mermaid.esm.min.mjs"
-mermaid_fullscreen = False
-mermaid_d3_zoom = False
-# The bundled font first (Chinese), then Mermaid's own list (Latin).
-mermaid_init_config = {
-    "startOnLoad": False,
-    "fontFamily": f'"{FAMILY}", "trebuchet ms", verdana, arial, sans-serif',
-}
 
 language = "en"
-html_search_language = "zh"  # jieba segments Chinese; English words are indexed as well
-html_theme = "alabaster"
+html_theme = "furo"
 html_static_path = ["_static"]
 templates_path = ["_templates"]
 html_css_files = [f"{FONT_DIR}/{CSS}", "course.css"]
-html_title = "agentcore-course"
+html_js_files = ["course.js"]
+html_favicon = "favicon.svg"
 html_show_sourcelink = False
 html_copy_source = False
-# The bundled font (Chinese only) before Alabaster's own font lists (Latin), so no page needs a
-# CJK font on the reader's machine.
+html_show_sphinx = False
+# The bundled font (CJK code points only) first, then Furo's own lists (Latin).
+_FONTS = f'"{FAMILY}", -apple-system, BlinkMacSystemFont, "Segoe UI", Helvetica, Arial, sans-serif'
+_CODE_FONTS = (f'"{FAMILY}", "SFMono-Regular", Menlo, Consolas, Monaco, "Liberation Mono", '
+               '"Lucida Console", monospace')  # fmt: skip
 html_theme_options = {
-    "nosidebar": False, "show_relbars": True,
-    "font_family": f'"{FAMILY}", Georgia, serif',
-    "code_font_family": f"\"{FAMILY}\", Consolas, Menlo, 'DejaVu Sans Mono', "
-                        "'Bitstream Vera Sans Mono', monospace",
+    "light_css_variables": {"font-stack": _FONTS, "font-stack--headings": _FONTS,
+                            "font-stack--monospace": _CODE_FONTS},
+    "top_of_page_buttons": [],
 }  # fmt: skip
-html_sidebars = {"**": ["searchbox.html", "localtoc.html", "relations.html"]}
 
 ZH = "zh-CN"
-# A page and its twin in the other language; a page with no twin switches to the other home.
-_TWINS = {"index": "index.zh-CN", "docs/cheatsheet": "docs/cheatsheet.zh-CN"}
-_TWINS.update({zh: en for en, zh in list(_TWINS.items())})
+TITLE = {"en": "agentcore course", ZH: "agentcore 课程"}
+RUN_LESSON = {"en": "Run this lesson in your browser", ZH: "在浏览器中运行这节课"}
+RUN_COURSE = {"en": "Run the course in your browser", ZH: "在浏览器中运行课程"}
+SWITCH = {"en": ("简体中文", ZH), ZH: ("English", "en")}
+FOOTER = {"en": "Made with Sphinx and Furo", ZH: "使用 Sphinx 和 Furo 构建"}
 
 
-def language_of(pagename: str) -> str:
-    """``"zh-CN"`` for a Chinese page (its name says zh-CN), else ``"en"``."""
-    return ZH if ZH in pagename else "en"
+class Mermaid(SphinxDirective):
+    """A ```` ```mermaid ```` fence: its SVG, drawn by the build into the tree's
+    ``_diagrams/`` (``scripts.site_mermaid.render``), inline in the page."""
+
+    has_content = True
+
+    def run(self) -> list[nodes.Node]:
+        code = "\n".join(self.content)
+        svg = Path(self.env.srcdir) / "_diagrams" / f"{diagram_key(code)}.svg"
+        if not svg.is_file():
+            raise self.error(f"no SVG for this diagram in {svg.parent}: python -m scripts.site "
+                             "build draws every diagram of the staged pages")  # fmt: skip
+        self.env.note_dependency(str(svg))
+        return [nodes.raw("", diagram_html(svg.read_text(encoding="utf-8")), format="html")]
 
 
-def twin_of(pagename: str, pages: set[str]) -> str:
-    """The same page in the other language: ``notebooks/en/X`` <-> ``notebooks/zh-CN/X``, the
-    home and cheatsheet pages by name, else the other language's home page."""
-    if pagename in _TWINS:
-        return _TWINS[pagename]
-    pairs = (("notebooks/en/", f"notebooks/{ZH}/"), (f"notebooks/{ZH}/", "notebooks/en/"))
-    for mine, other in pairs:
-        if pagename.startswith(mine) and pagename.replace(mine, other, 1) in pages:
-            return pagename.replace(mine, other, 1)
-    return "index" if language_of(pagename) == ZH else "index.zh-CN"
+def _course(app: Any) -> dict[str, Any]:
+    return dict(json.loads((Path(app.srcdir) / "_course.json").read_text(encoding="utf-8")))
+
+
+def _config(app: Any, config: Any) -> None:
+    app.course = _course(app)
+    config.html_title = TITLE[app.course["language"]]
+
+
+def _site_path(app: Any, pagename: str) -> str:
+    return posixpath.join(app.course["folder"], pagename + ".html")
 
 
 def _page_context(app: Any, pagename: str, templatename: str, context: dict[str, Any],
                   doctree: Any) -> None:  # fmt: skip
-    language = language_of(pagename)
-    context["language"] = language  # <html lang="...">: the CJK font rule keys on it
-    context["switch_url"] = context["pathto"](twin_of(pagename, set(app.env.found_docs)))
-    context["switch_label"] = "English" if language == ZH else "简体中文"
-    context["switch_language"] = "en" if language == ZH else ZH
-    lab = context["pathto"]("lite/lab/index.html", 1)  # relative: right wherever it is served
-    if pagename.startswith("notebooks/"):  # the lesson itself, runnable in JupyterLite
+    language = app.course["language"]
+    context["language"] = language  # <html lang="zh-CN">, not Sphinx's zh_CN
+    here = posixpath.dirname(_site_path(app, pagename)) or "."
+    twin = app.course["twins"].get(pagename, app.course["twins"]["index"])
+    context["switch_url"] = posixpath.relpath(twin, here)
+    context["switch_label"], context["switch_language"] = SWITCH[language]
+    context["footer_text"] = FOOTER[language]
+    lab = posixpath.relpath("lite/lab/index.html", here)  # relative: right wherever it is served
+    if pagename in app.course["lessons"]:  # the lesson itself, runnable in JupyterLite
         context["lite_url"] = f"{lab}?path={pagename}.ipynb"
-        context["lite_label"] = "在浏览器中运行这节课（无需安装）" if language == ZH else (
-            "Run this lesson in your browser (nothing to install)")
-    elif pagename in ("index", _TWINS["index"]):  # the home page: the whole browser edition
+        context["lite_label"] = RUN_LESSON[language]
+    elif pagename == "index":  # the home page: the whole browser edition
         context["lite_url"] = lab
-        context["lite_label"] = "在浏览器中运行课程（无需安装）" if language == ZH else (
-            "Run the course in your browser (nothing to install)")
+        context["lite_label"] = RUN_COURSE[language]
+
+
+def _sections(doctree: Any) -> list[Any]:
+    return list(doctree.findall(nodes.section))
+
+
+def _record_or_share_section_ids(app: Any, doctree: Any, docname: str) -> None:
+    """English build: note each page's section ids, in order. Chinese build: give each section
+    of a lesson the id of the same section of its English twin (``section_pairs``), first (its
+    own id stays, for the links to it)."""
+    if app.course["language"] == "en":
+        app.env.course_sections = getattr(app.env, "course_sections", {})
+        app.env.course_sections[docname] = [s["ids"][0] for s in _sections(doctree) if s["ids"]]
+        return
+    path = Path(app.course["sections"])
+    english = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+    twin = posixpath.splitext(app.course["twins"].get(docname, ""))[0]
+    theirs, mine = english.get(twin), _sections(doctree)
+    if not theirs:
+        return
+    taken = {i for section in mine for i in section["ids"]}
+    for number, their_number in app.course["section_pairs"].get(docname, []):
+        if number < len(mine) and their_number < len(theirs) and theirs[their_number] not in taken:
+            mine[number]["ids"].insert(0, theirs[their_number])
+            taken.add(theirs[their_number])
+
+
+def _write_sections(app: Any, exception: Exception | None) -> None:
+    if exception is None and app.course["language"] == "en":
+        Path(app.course["sections"]).write_text(
+            json.dumps(getattr(app.env, "course_sections", {}), indent=1), encoding="utf-8"
+        )
 
 
 def setup(app: Any) -> dict[str, Any]:
+    app.add_directive("mermaid", Mermaid)
+    app.connect("config-inited", _config)
     app.connect("html-page-context", _page_context)
+    app.connect("doctree-resolved", _record_or_share_section_ids)
+    app.connect("build-finished", _write_sections)
     return {"parallel_read_safe": True}

@@ -1,9 +1,12 @@
 """The built site in headless Chromium, served on 127.0.0.1 with every other address blocked.
 
-* The website: a lesson page in each language shows its stored outputs, its Mermaid diagram
-  drawn by the bundled Mermaid, its Chinese in a font with the glyphs, and a language switch
-  that leads to the same lesson in the other language; search finds a Chinese word, a
-  glossary term jieba alone splits, and a shorter word inside a longer one. In a Chromium that
+* The website: a lesson page in each language shows its stored outputs, its diagram (SVG
+  drawn when the site was built: no page loads Mermaid), its Chinese in a font with the glyphs,
+  and a language switch that leads to the same section of the lesson in the other language;
+  at 375 x 812 (a phone) no lesson scrolls sideways (a wide diagram scrolls in its own box, its
+  text still 12 px); an English apostrophe is drawn with a Latin font, never the Chinese one;
+  search finds a Chinese word, a glossary term jieba alone splits, and a shorter word inside a
+  longer one. In a Chromium that
   has no font with Chinese glyphs, a zh-CN lesson's text, printed output and diagram are drawn
   with the font the site bundles, which comes from 127.0.0.1 in the slices the page needs; so
   is the lesson's Markdown in the JupyterLite edition.
@@ -42,6 +45,7 @@ from agentcore.course.judges.grade import code_stub
 from scripts import site
 from scripts.lessons import NOTEBOOKS
 from scripts.site_font import CSS, FONT_DIR
+from scripts.site_pages import site_path
 
 LANGUAGES = ("en", "zh-CN")
 STEP = {"en": "Step", "zh-CN": "单步"}
@@ -70,10 +74,10 @@ class Guarded:
     """A browser context whose requests may reach 127.0.0.1 only; the others are aborted and
     kept in ``leaks``."""
 
-    def __init__(self, browser: Any) -> None:
+    def __init__(self, browser: Any, viewport: dict[str, int] | None = None) -> None:
         self.leaks: list[str] = []
         self.context = browser.new_context(
-            viewport={"width": 1400, "height": 1000}, service_workers="allow"
+            viewport=viewport or {"width": 1400, "height": 1000}, service_workers="allow"
         )
         self.context.route("**/*", self._route)
         self.context.on("request", self._seen)
@@ -106,23 +110,86 @@ def guarded(browser: Any) -> Iterator[Guarded]:
         context.context.close()
 
 
+def lesson_url(site_url: str, language: str, lesson: str = LESSON) -> str:
+    """A lesson's page: the English site at the root, the Chinese one in ``zh-CN/``."""
+    return f"{site_url}/{site_path(language, f'notebooks/{language}/{lesson}.ipynb')}"
+
+
+# Scroll the page to its n-th section; its id.
+SCROLL_TO_SECTION = """(n) => {
+  const section = document.querySelectorAll('article section section[id]')[n];
+  section.scrollIntoView({behavior: 'instant'}); return section.id; }"""
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_a_lesson_page_shows_outputs_diagrams_and_the_language_switch(
     site_url: str, guarded: Guarded, artifacts: Path, language: str
 ) -> None:
     page = guarded.context.new_page()
-    page.goto(f"{site_url}/notebooks/{language}/{LESSON}.html")
-    body = page.locator("div.body")
+    page.goto(lesson_url(site_url, language))
+    body = page.locator("article")
     assert "64.4" in body.inner_text()  # the stored output of the chapter's run
-    page.locator(".mermaid svg").first.wait_for(timeout=TIMEOUT_MS)  # drawn by the bundled copy
+    diagram = page.locator(".course-diagram svg").first  # drawn when the site was built
+    assert diagram.is_visible() and diagram.bounding_box()["height"] > 200
+    assert page.locator("script[src*='mermaid']").count() == 0
     if language == "zh-CN" and missing_cjk_font() is None:
         drawn = page.evaluate(GLYPHS_DRAWN, page.locator("h1").first.element_handle())
         assert drawn.get("distinct") and drawn.get("notBoxes"), drawn
     page.screenshot(path=str(artifacts / f"site-{language}-lesson.png"))
+    # The switch leads to the same lesson, at the section the reader was reading.
+    section = page.evaluate(SCROLL_TO_SECTION, 4)
     page.locator("#language-switch").get_by_role("link", name=SWITCH[language]).click()
     other = "zh-CN" if language == "en" else "en"
-    page.wait_for_url(f"**/notebooks/{other}/{LESSON}.html")
+    page.wait_for_url(f"**/notebooks/{other}/{LESSON}.html#{section}")
     assert page.locator("html").get_attribute("lang") == other
+    assert page.locator(f"section[id='{section}']").is_visible()
+    guarded.assert_no_leaks()
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_phone_never_scrolls_a_lesson_sideways(
+    site_url: str, browser: Any, artifacts: Path, language: str
+) -> None:
+    guarded = Guarded(browser, viewport={"width": 375, "height": 812})
+    try:
+        page = guarded.context.new_page()
+        for lesson in ("01-the-loop", "05-deepseek-adapter", "06-experiments"):
+            page.goto(lesson_url(site_url, language, lesson))
+            page.evaluate("document.fonts.ready.then(() => true)")
+            width = page.evaluate("document.documentElement.scrollWidth")
+            assert width <= 375, f"{language} {lesson}: the page is {width} px wide"
+        page.goto(lesson_url(site_url, language))
+        # A wide diagram scrolls inside its own box, its text no smaller than 12 px.
+        box = page.locator(".course-diagram").first
+        widths = box.evaluate("b => [b.scrollWidth, b.clientWidth]")
+        assert widths[0] > widths[1], widths
+        text = box.locator("svg text").first
+        assert text.bounding_box()["height"] >= 11, text.bounding_box()
+        box.scroll_into_view_if_needed()
+        page.screenshot(path=str(artifacts / f"site-{language}-lesson-375.png"))
+        guarded.assert_no_leaks()
+    finally:
+        guarded.context.close()
+
+
+# Mark the first paragraph or list item of the lesson with an English apostrophe (’, which
+# Sphinx's smart quotes make of ') and no Chinese, so the DevTools protocol can find it.
+MARK_APOSTROPHE = """() => {
+  const node = [...document.querySelectorAll('article p, article li')]
+    .find(n => n.textContent.includes('\u2019') && !/[\u2e80-\u9fff]/.test(n.textContent));
+  if (node) { node.setAttribute('data-probe', 'apostrophe'); }
+  return node ? node.textContent.slice(0, 80) : null;
+}"""
+
+
+def test_an_english_apostrophe_is_drawn_with_a_latin_font(site_url: str, guarded: Guarded) -> None:
+    page = guarded.context.new_page()
+    page.goto(lesson_url(site_url, "en"))
+    page.evaluate("document.fonts.ready.then(() => true)")
+    assert page.evaluate(MARK_APOSTROPHE), "lesson 01 has an English apostrophe"
+    fonts = _fonts_drawing(page, "[data-probe='apostrophe']")
+    assert fonts and not any(font["isCustomFont"] for font in fonts), fonts
+    assert not any("CJK" in font["familyName"] or "SC" in font["familyName"] for font in fonts)
     guarded.assert_no_leaks()
 
 
@@ -136,7 +203,7 @@ def test_search_finds_a_chinese_word(
     site_url: str, guarded: Guarded, query: str, page: str
 ) -> None:  # fmt: skip
     search = guarded.context.new_page()
-    search.goto(f"{site_url}/search.html?q={query}")
+    search.goto(f"{site_url}/zh-CN/search.html?q={query}")
     results = search.locator(f"#search-results a[href*='{page}.html']")
     results.first.wait_for(timeout=TIMEOUT_MS)
     assert results.count() >= 1
@@ -172,9 +239,15 @@ def _assert_chinese_drawn_with_the_bundled_font(page: Any, selector: str) -> Non
 MARK_CHINESE_OUTPUT = """() => {
   const output = [...document.querySelectorAll('div.cell_output pre')]
     .find(pre => /[\u4e00-\u9fff]/.test(pre.textContent) && /[A-Za-z]/.test(pre.textContent));
-  const label = [...document.querySelectorAll('.mermaid svg *')]  // <text> or an HTML label
+  const inView = node => {  // a label on screen (a wide diagram scrolls in its box)
+    const box = node.closest('.course-diagram').getBoundingClientRect();
+    const rect = node.getBoundingClientRect();
+    return rect.width > 0 && rect.left >= box.left && rect.right <= box.right
+      && rect.top >= 0 && rect.bottom <= window.innerHeight;
+  };
+  const label = [...document.querySelectorAll('.course-diagram svg *')]  // <text> or HTML
     .find(node => node.children.length === 0 && node.tagName !== 'style'
-          && /[\u4e00-\u9fff]/.test(node.textContent));
+          && /[\u4e00-\u9fff]/.test(node.textContent) && inView(node));
   if (output) { output.setAttribute('data-probe', 'chinese-output'); }
   if (label) { label.setAttribute('data-probe', 'chinese-label'); }
   return output && label ? output.textContent.slice(0, 80) : null;
@@ -191,30 +264,29 @@ def test_chinese_is_drawn_with_the_bundled_font_where_no_cjk_font_is_installed(
     guarded = Guarded(browser_without_cjk_fonts)
     try:
         page = guarded.context.new_page()
-        page.goto(f"{site_url}/notebooks/zh-CN/{LESSON}.html")
-        page.locator(".mermaid svg").first.wait_for(timeout=TIMEOUT_MS)
+        page.goto(lesson_url(site_url, "zh-CN"))
         page.evaluate("document.fonts.ready.then(() => true)")
         # Headings, prose, printed output and the diagram: every Chinese character drawn with
         # the bundled font, none with the machine's (which has no Chinese glyphs: a glyph from
         # it would be an empty box); Latin text keeps the machine's fonts.
-        # Mermaid draws a diagram when it scrolls into view: bring each one in.
-        for diagram in page.locator("pre.mermaid").all():
-            diagram.scroll_into_view_if_needed()
+        # Chromium asks for a slice when it draws a character: show the diagram, then wait.
+        page.locator(".course-diagram").first.scroll_into_view_if_needed()
+        page.wait_for_timeout(500)
         page.wait_for_function(MARK_CHINESE_OUTPUT, timeout=TIMEOUT_MS)  # lesson 01 draws Chinese
         page.evaluate("document.fonts.ready.then(() => true)")
-        for selector in ("h1", "div.body section p", "[data-probe='chinese-output']",
+        for selector in ("h1", "article section p", "[data-probe='chinese-output']",
                          "[data-probe='chinese-label']"):  # fmt: skip
             _assert_chinese_drawn_with_the_bundled_font(page, selector)
         drawn = page.evaluate(GLYPHS_DRAWN, page.locator("h1").first.element_handle())
         assert drawn.get("distinct") and drawn.get("notBoxes"), drawn
         # The slices come from the site, and only those the page's characters need.
         files = page.evaluate(FONT_FILES)
-        slices = (built_site / "_static" / FONT_DIR / CSS).read_text().count("@font-face")
-        assert files and all(f.startswith(f"{site_url}/_static/{FONT_DIR}/") for f in files)
-        assert len(files) < slices / 2, f"{len(files)} of {slices} slices loaded"
+        every = (built_site / "lite" / FONT_DIR / CSS).read_text().count("@font-face")
+        assert files and all(f.startswith(f"{site_url}/zh-CN/_static/{FONT_DIR}/") for f in files)
+        assert len(files) < every / 3, f"{len(files)} of {every} slices loaded"
         page.screenshot(path=str(artifacts / "site-zh-CN-lesson-no-cjk-font.png"), full_page=False)
         # An English page draws its one Chinese link, the language switch, with it too.
-        page.goto(f"{site_url}/notebooks/en/{LESSON}.html")
+        page.goto(lesson_url(site_url, "en"))
         page.evaluate("document.fonts.ready.then(() => true)")
         _assert_chinese_drawn_with_the_bundled_font(page, "#language-switch a[lang='zh-CN']")
         # The JupyterLite edition draws a zh-CN lesson's Markdown with the same font.
