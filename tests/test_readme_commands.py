@@ -46,7 +46,8 @@ def logical_lines(text: str) -> list[str]:
 
 def commands(path: Path) -> list[str]:
     """The commands of ``path``'s shell blocks, in order."""
-    fences = re.findall(r"^```(\w*)[^\n]*\n(.*?)^```", path.read_text(encoding="utf-8"), re.S | re.M)
+    text = path.read_text(encoding="utf-8")
+    fences = re.findall(r"^```(\w*)[^\n]*\n(.*?)^```", text, re.S | re.M)
     return [line for fence, body in fences if fence in SHELLS for line in logical_lines(body)]
 
 
@@ -62,13 +63,15 @@ def run_by_ci() -> set[str]:
 
 
 def not_run(language: str) -> dict[str, str]:
-    """The table of docs/validating(.zh-CN).md that lists what CI does not run: command -> reason."""
+    """The table of docs/validating(.zh-CN).md listing what CI does not run: command -> reason."""
     text = VALIDATING[language].read_text(encoding="utf-8")
     start = text.index(NOT_RUN[language] + "\n")
     end = text.find("\n## ", start + 1)
     section = text[start : end if end != -1 else len(text)]
     rows = re.findall(r"^\| `(.+?)` \| (.+?) \|$", section, re.M)
-    return {" ".join(command.replace("\\|", "|").split()): reason.strip() for command, reason in rows}
+    return {
+        " ".join(command.replace("\\|", "|").split()): reason.strip() for command, reason in rows
+    }
 
 
 def test_commands_are_read_as_a_user_would_type_them() -> None:
