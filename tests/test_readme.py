@@ -22,7 +22,8 @@ What is checked, and how it is counted:
   docs/**/*.md is either run verbatim by ``.ci/run`` or listed, with the reason, in the table
   of docs/validating.md, section "What CI does not run" (tests/test_readme_commands.py reads
   both).
-* **Links.** Every relative link of README* and the docs/ pages points at a file that exists.
+* **Links.** Every relative link of README*, LICENSE-lessons.md, the docs/ pages and the
+  teacher's guide points at a file that exists, and at a heading of it when it names one.
 """
 
 from __future__ import annotations
@@ -176,16 +177,45 @@ LINK = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)\)")
 
 
 def front_door_pages() -> list[Path]:
-    return [*README.values(), *sorted((ROOT / "docs").glob("*.md"))]
+    return [
+        *README.values(),
+        ROOT / "LICENSE-lessons.md",
+        *sorted((ROOT / "docs").glob("*.md")),
+        *sorted((ROOT / "docs" / "teaching").glob("*.md")),
+    ]
+
+
+def slug(heading: str) -> str:
+    """A heading's anchor as GitHub and MyST make it: lower case, punctuation dropped, spaces
+    made hyphens (``## Exercises and grading`` -> ``exercises-and-grading``)."""
+    return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+
+
+def anchors(path: Path) -> set[str]:
+    prose = re.sub(r"^```.*?^```", "", read(path), flags=re.S | re.M)
+    return {slug(heading) for heading in re.findall(r"^#+ (.+)$", prose, flags=re.M)}
+
+
+def test_the_slug_is_the_one_github_makes() -> None:
+    assert slug("Exercises and grading") == "exercises-and-grading"
+    assert slug("A real small model in this process: `LocalModel`") == (
+        "a-real-small-model-in-this-process-localmodel"
+    )
+    assert slug("用 JupyterHub 带一个班") == "用-jupyterhub-带一个班"
+    assert slug("选哪个小模型：PyPI 包里自带的那些") == "选哪个小模型pypi-包里自带的那些"
 
 
 @pytest.mark.parametrize("path", front_door_pages(), ids=lambda p: p.relative_to(ROOT).as_posix())
-def test_every_relative_link_points_at_a_file(path: Path) -> None:
+def test_every_relative_link_points_at_a_file_and_its_section(path: Path) -> None:
     prose = re.sub(r"^```.*?^```", "", read(path), flags=re.S | re.M)
-    missing = [
-        target
-        for target in LINK.findall(prose)
-        if not re.match(r"^[a-z]+:|^#", target)
-        and not (path.parent / target.partition("#")[0]).exists()
-    ]
+    missing = []
+    for target in LINK.findall(prose):
+        if re.match(r"^[a-z]+:", target):
+            continue
+        file, _, anchor = target.partition("#")
+        destination = (path.parent / file) if file else path
+        if not destination.exists() or (
+            anchor and destination.suffix == ".md" and anchor not in anchors(destination)
+        ):
+            missing.append(target)
     assert missing == []
