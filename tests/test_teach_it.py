@@ -1,4 +1,5 @@
-"""README's "Teach it" section, in both languages: every command in it is run somewhere.
+"""The teacher's guide's "A class on JupyterHub" section, in both languages: every command in it
+is run somewhere.
 
 Each shell command of the section must be one this repository runs (the table below says
 where), except the two that need a cluster and a registry. The nbgitpuller link has the form
@@ -14,7 +15,11 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-SECTIONS = {"README.md": "## Teach it", "README.zh-CN.md": "## 用它来教"}
+GUIDE = "docs/teaching/"
+SECTIONS = {
+    GUIDE + "README.md": "## A class on JupyterHub",
+    GUIDE + "README.zh-CN.md": "## 用 JupyterHub 带一个班",
+}
 RUN_BY = {
     "python -m scripts.classroom distribution ../agentcore-course-learners":
         "tests/test_classroom_distribution.py runs scripts.classroom.main",
@@ -35,8 +40,8 @@ CLUSTER_ONLY = ("jupyter-repo2docker", "--image-name", "docker push")
 def section(name: str) -> str:
     text = (ROOT / name).read_text(encoding="utf-8")
     start = text.index(SECTIONS[name] + "\n")
-    end = text.index("\n## ", start + 1)
-    return text[start:end]
+    end = text.find("\n## ", start + 1)
+    return text[start : end if end != -1 else len(text)]
 
 
 def blocks(text: str, language: str) -> list[str]:
@@ -59,9 +64,9 @@ def test_every_command_is_run_by_a_test_or_ci_or_needs_a_cluster(name: str) -> N
 
 
 def test_both_languages_give_the_same_commands() -> None:
-    english, chinese = (blocks(section(name), "bash") for name in SECTIONS)
-    assert english == chinese
-    assert blocks(section("README.md"), "yaml") == blocks(section("README.zh-CN.md"), "yaml")
+    english, chinese = SECTIONS
+    assert blocks(section(english), "bash") == blocks(section(chinese), "bash")
+    assert blocks(section(english), "yaml") == blocks(section(chinese), "yaml")
 
 
 @pytest.mark.parametrize("name", SECTIONS)

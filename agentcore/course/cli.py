@@ -19,7 +19,7 @@ tools do.
 
 Language: one rule for everything the command prints (``--help``, flag errors, configuration
 errors and the run itself): ``--language`` when it is given, else the locale (``LC_ALL``,
-``LC_MESSAGES``, then ``LANG``; ``zh*`` gives Chinese), else English (issue 20). Every string
+``LC_MESSAGES``, then ``LANG``; ``zh*`` gives Chinese), else English. Every string
 comes from the message catalogs, through :mod:`agentcore.course.text`. Characters the console
 cannot encode (``cp1252``) print as replacement characters instead of ending the run.
 """
@@ -230,7 +230,7 @@ def build_parser(language: Language = "en") -> argparse.ArgumentParser:
 
 
 def _add_server_flags(parser: argparse.ArgumentParser, language: Language) -> None:
-    """The flags of ``--provider openai-compatible`` and of ``doctor`` (issue 22)."""
+    """The flags of ``--provider openai-compatible`` and of ``doctor``."""
     # Imported here: the profiles and quirk names live with the adapter and the server.
     from agentcore.providers.chat_profiles import CHAT_PROFILES
     from agentcore.providers.local_chat_server import QUIRKS

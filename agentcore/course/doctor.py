@@ -1,4 +1,4 @@
-"""``python -m agentcore doctor``: can this Chat Completions server do tool calls? (issue 22)
+"""``python -m agentcore doctor``: can this Chat Completions server do tool calls?
 
 :func:`diagnose` sends two small requests through
 :class:`~agentcore.providers.openai_compatible.OpenAICompatibleChatModel`, the same adapter

@@ -1,4 +1,4 @@
-"""The committed measurement of a real, weak model on the chapter's tasks (issue 22).
+"""The committed measurement of a real, weak model on the chapter's tasks.
 
 ``benchmarks/local_model_tasks.py --write`` runs
 :class:`~agentcore.providers.local_model.LocalModel` (SmolLM2-135M-Instruct, greedy, seed 0)

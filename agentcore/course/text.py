@@ -345,7 +345,7 @@ def _explain_response(error: BaseException, message: str, language: Language) ->
 
 
 def _explain_quirk(error: BaseException, language: Language) -> str:
-    # Each quirk's explanation, with the setup of the server the profile names (issue 22).
+    # Each quirk's explanation, with the setup of the server the profile names.
     quirk, profile = getattr(error, "quirk", ""), getattr(error, "profile", "")
     key = f"server quirk.{quirk}"
     if key not in _catalog("en"):

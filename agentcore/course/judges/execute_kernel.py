@@ -4,8 +4,8 @@
 ``Execute``) to fill in its outputs for the feedback. That kernel runs learner code as the
 grader's own user, as a child of the nbgrader process: unconfined, it could open the nbgrader
 process's memory through ``/proc/PID/mem`` and rewrite verdicts that process holds, or leave a
-detached process that edits the gradebook once nbgrader has saved the grades (a second
-attacker's two rigs, issue 18). :class:`ConfinedKernelManager` starts the kernel through this
+detached process that edits the gradebook once nbgrader has saved the grades.
+:class:`ConfinedKernelManager` starts the kernel through this
 module instead::
 
     python -I -m agentcore.course.judges.execute_kernel -- KERNEL COMMAND ...

@@ -356,8 +356,8 @@ class ConfinedExecute(Execute):  # type: ignore[misc]
     def preprocess(self, nb: Any, resources: Any, *args: Any, **kwargs: Any) -> Any:
         """nbgrader's ``Execute.preprocess``, with this process the child subreaper meanwhile,
         and every process started during it ended after it: a kernel that refuses to end is
-        killed by jupyter_client together with its launcher, before the launcher's own sweep
-        (a third attacker's rig), and what it left is then adopted here."""
+        killed by jupyter_client together with its launcher, before the launcher's own sweep,
+        and what it left is then adopted here."""
         if unavailable() is not None or not become_subreaper():
             return super().preprocess(nb, resources, *args, **kwargs)
         before = children()

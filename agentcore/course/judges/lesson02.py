@@ -64,7 +64,7 @@ def to_celsius_tool(ns: Namespace) -> Judgement:
         return False, "tool_good_call", {"error": error_name(good)}
     # the task's own formula, on values where a wrong rounding or a swapped formula shows,
     # and on three drawn afresh for each verdict (from -400.0 to 1600.0 °F), so a table of the
-    # fixed ones cannot agree (a third attacker's rig, 2026-12-07)
+    # fixed ones cannot agree
     drawn = [(draw(20001) - 4000) / 10 for _ in range(3)]
     for value in (64.4, 212.0, 100.0, 0.0, -40.0, *drawn):
         expected = {"temperature_c": round((value - 32) * 5 / 9, 1)}

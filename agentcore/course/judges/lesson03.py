@@ -152,7 +152,7 @@ def fresh_transcripts(count: int = FRESH_CASES) -> tuple[Case, ...]:
     with call_ids of their own, each turn followed by the observations of some of its calls,
     in any order, at least one call left unanswered), and its expected list is known from
     how it was built. So no table of the fixed cases' answers, looked up by input, agrees with
-    every verdict (issue 18: a function that looks its input up in :data:`UNANSWERED_CASES`),
+    every verdict (a function that looks its input up in :data:`UNANSWERED_CASES` fails),
     and there is no reference function an answer could call."""
     cases: list[Case] = []
     while len(cases) < count:

@@ -89,7 +89,7 @@ def paris_models() -> dict[str, tuple[Callable[[], Any], str, str]]:
             "what_read",
         ),
         # the honest answer's own wording with another temperature, drawn for each verdict: a
-        # test of the wording alone passes it (a third attacker's finding)
+        # test of the wording alone passes it
         "model_same_words": (
             lambda: transcript_script(
                 [ModelTurn(tool_calls=(look,)), ModelTurn(final_text=answer.replace("12.0", other))]
@@ -131,7 +131,7 @@ def check_paris_weather(ns: Namespace) -> Judgement:
     models = paris_models()
     # Two rounds, each in a random order, the first never starting with the honest model: a
     # "test" that counts its calls (passes the first, fails the rest), or keeps the first model
-    # it is given and compares the others with it (a second attacker's rig), passes a guesser.
+    # it is given and compares the others with it, passes a guesser.
     first_round = shuffled([None, *models])
     while first_round[0] is None:
         first_round = shuffled(first_round)
@@ -212,7 +212,7 @@ def compare_cities(ns: Namespace) -> Judgement:
         "Paris": {"city": "Paris", "temperature_c": paris_c, "condition": "cloudy"},
     }
     # both warm with Paris warmer, both cold with Tokyo warmer: a fixed threshold on one
-    # city's reading (a new learner's "Tokyo if above 15") cannot agree with both
+    # city's reading ("Tokyo if above 15") cannot agree with both
     warm_both = {
         "Tokyo": {"city": "Tokyo", "temperature_c": 30.0, "condition": "clear"},
         "Paris": {"city": "Paris", "temperature_c": 31.5, "condition": "sunny"},

@@ -70,8 +70,7 @@ def fresh_items(count: int = FRESH_CASES) -> tuple[Case, ...]:
     call with a call_id of its own or of an earlier lone output, an output for an earlier
     call, or an output for no earlier call; one such output at least), and its expected list
     is known from how it was built. So no table of :data:`ITEMS_CASES`' answers, looked up by
-    input, agrees with every verdict, and there is no reference function an answer could call
-    (issue 18)."""
+    input, agrees with every verdict, and there is no reference function an answer could call."""
     cases: list[Case] = []
     while len(cases) < count:
         taken: set[str] = set()

@@ -28,7 +28,7 @@ def cut_short(arguments: Any) -> bool:
     anywhere else (``'{"temperature_c": 18.'``, ``'{"temp'``, ``'[1,'``): text that is not
     JSON but that more text at its end would make JSON. Inputs: any value (only a ``str`` can
     be cut short); output: ``bool``. An empty or blank string is not counted: it starts no JSON
-    value. The kind of break, not the lesson's one string (issue 18: checks probe the kind).
+    value. The kind of break, not the lesson's one string: checks probe the kind.
     """
     if not isinstance(arguments, str) or not arguments.strip():
         return False

@@ -1,8 +1,8 @@
 """Lesson 06's appendix (06-appendix-reference-and-trajectory): ``task_succeeded``,
 ``trajectory`` and ``where``.
 
-What a correct answer must satisfy, and where the judges try it (issue 18: where wrong answers
-differ from right ones):
+What a correct answer must satisfy, and where the judges try it (where wrong answers differ
+from right ones):
 
 ``task_succeeded(messages)``
     returns ``True`` if the transcript (a list of message dicts, as ``run.messages`` holds

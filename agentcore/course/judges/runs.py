@@ -66,8 +66,7 @@ def opaque(make_model: Callable[[], Any]) -> Callable[[], ScriptedModel]:
     ``ScriptedWeatherModel``) for its turn. Judges hand these to learner code, so an answer
     cannot tell the honest probe from a guesser, or one task from another, by reading a
     model's attributes (``task``, its list of turns) instead of running it; in a grade the
-    local function crosses to the player as an opaque callback (a third attacker read them,
-    2026-12-07)."""
+    local function crosses to the player as an opaque callback, which cannot be read either."""
 
     def build() -> ScriptedModel:
         model = make_model()

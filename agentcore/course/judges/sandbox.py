@@ -152,8 +152,8 @@ def scope_signals_and_sockets() -> str | None:
     """Add a Landlock layer that scopes signals and abstract UNIX sockets to this process's
     domain, for good (call it after :func:`confine`'s filesystem layer, which set
     ``no_new_privs``). A confined player or Execute kernel then cannot stop, kill or forge
-    signals to the grader's processes (a third attacker's leftover killed every later grade's
-    referee; another stopped the launcher of nbgrader's kernel so it never swept).
+    signals to the grader's processes (a process left behind could otherwise kill every later
+    grade's referee, or stop the launcher of nbgrader's kernel so that it never sweeps).
 
     Returns ``None`` once applied, or why not (a kernel older than :data:`SCOPED_ABI`: the
     filesystem confinement still holds, README says what then stays open)."""
@@ -230,8 +230,8 @@ def children() -> set[int]:
 def end_children(keep: Iterable[int] = ()) -> None:
     """Kill and reap every child of this process but ``keep``, and what they leave, until none
     is left (at most :data:`MAX_SWEEPS` rounds). With :func:`become_subreaper` this ends all
-    that learner code started, however detached (a second and a third attacker each left one:
-    it edited the gradebook after the save, or killed every later grade)."""
+    that learner code started, however detached (such a process could edit the
+    gradebook after the save, or kill every later grade)."""
     kept = set(keep)
     for _ in range(MAX_SWEEPS):
         left = children() - kept
