@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import datetime
 import decimal
+import functools
 import json
 import re
 import uuid
@@ -23,7 +24,6 @@ import pytest
 import regress
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from hypothesis_jsonschema import from_schema
 from pydantic import (
     AwareDatetime,
     BaseModel,
@@ -60,20 +60,28 @@ def refusal(annotation: Any, **config: Any) -> StrictSchemaError:
     return error
 
 
+@functools.cache
+def validator(pattern: str, engine: str) -> TypeAdapter[str]:
+    config = ConfigDict(regex_engine=engine)  # type: ignore[typeddict-item]
+    return TypeAdapter(Annotated[str, Field(pattern=pattern)], config=config)
+
+
 def validator_accepts(pattern: str, text: str, engine: str = "rust-regex") -> bool:
-    adapter = TypeAdapter(
-        Annotated[str, Field(pattern=pattern)], config=ConfigDict(regex_engine=engine)
-    )
     try:
-        adapter.validate_json(json.dumps(text), strict=True)
+        validator(pattern, engine).validate_json(json.dumps(text), strict=True)
     except ValidationError:
         return False
     return True
 
 
+@functools.cache
+def ecmascript(pattern: str, flags: str) -> regress.Regex:
+    return regress.Regex(pattern, flags)
+
+
 def ecmascript_accepts(pattern: str, text: str, flags: str = "") -> bool:
     """What a schema's ``pattern`` allows, read as ECMAScript (``flags="u"``: with ``u``)."""
-    return regress.Regex(pattern, flags).find(text) is not None
+    return ecmascript(pattern, flags).find(text) is not None
 
 
 def pattern_in(instead: str) -> str:
@@ -168,21 +176,24 @@ def test_a_pattern_the_validator_does_not_check_as_shown_is_refused() -> None:
     assert "IGNORECASE" in flags.construct
     stripped = refusal(Annotated[str, StringConstraints(strip_whitespace=True, pattern="^[a-z]$")])
     assert "stripped" in stripped.construct
-    assert validator_accepts("^[a-z]+$", "tokyo")  # and each of them builds without its twist
-    tool_with(Annotated[str, Field(pattern=re.compile("^[a-z]+"))])  # Python's re, no '$'
+    # Without the twist each builds: a pattern given as a str, or compiled without '$'.
+    tool_with(Annotated[str, StringConstraints(pattern="^[a-z]+$")])
+    tool_with(Annotated[str, Field(pattern=re.compile("^[a-z]+"))])
 
 
 # --- types whose parser reads other strings than their schema shows --------------------------
 
 PARSED = {
-    # name: (annotation, strings the validator accepts and JSON Schema's format refuses)
-    "datetime": (datetime.datetime, ["2026-01-01T10:00:00", "2026-01-01 10:00:00Z"]),
-    "AwareDatetime": (AwareDatetime, ["2026-01-01 10:00:00Z", "1767225600", "2026-01-01T10:00Z"]),
-    "date": (datetime.date, ["1767225600"]),
-    "time": (datetime.time, ["10:00", "10:00:00"]),
-    "timedelta": (datetime.timedelta, ["1 day", "10:00"]),
+    # name: (annotation, how the refusal names it,
+    #        strings the validator accepts and JSON Schema's format refuses)
+    "datetime": (datetime.datetime, "a datetime", ["2026-01-01T10:00:00", "2026-01-01 10:00Z"]),
+    "AwareDatetime": (AwareDatetime, "a datetime", ["2026-01-01 10:00:00Z", "1767225600"]),
+    "date": (datetime.date, "a date", ["1767225600"]),
+    "time": (datetime.time, "a time", ["10:00", "10:00:00"]),
+    "timedelta": (datetime.timedelta, "a timedelta", ["1 day", "10:00"]),
     "UUID": (
         uuid.UUID,
+        "a UUID",
         ["12345678123456781234567812345678", "{12345678-1234-5678-1234-567812345678}"],
     ),
 }
@@ -192,15 +203,13 @@ PARSED = {
 def test_a_parsed_type_is_refused_since_the_validator_reads_strings_its_format_forbids(
     name: str,
 ) -> None:
-    annotation, strings = PARSED[name]
+    annotation, named, strings = PARSED[name]
     shown = TypeAdapter(annotation).json_schema()
     for text in strings:
         TypeAdapter(annotation).validate_json(json.dumps(text), strict=True)
         assert not FORMATS.conforms(text, shown["format"])
     error = refusal(annotation)
-    assert error.construct.startswith(
-        f"a {name.removeprefix('Aware').lower()}".replace("uuid", "UUID")
-    )
+    assert error.construct.startswith(named)
     assert f"format {shown['format']!r}" in error.construct
     if name != "timedelta":  # a number of seconds instead: no pattern
         example = pattern_in(error.instead)
@@ -288,12 +297,14 @@ def readings(pattern: str, text: str) -> dict[str, bool]:
     return read
 
 
-PROPERTY = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+PROPERTY = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def texts_for(pattern: str, data: st.DataObject) -> list[str]:
     tricky = data.draw(st.lists(st.text(TRICKY, max_size=6), min_size=3, max_size=6))
-    matching = data.draw(st.lists(st.from_regex(pattern), max_size=3))
+    # Cut short: the engines that backtrack (Python's re, regress) may take exponential time
+    # on a long text and nested repetitions.
+    matching = data.draw(st.lists(st.from_regex(pattern).map(lambda text: text[:10]), max_size=3))
     return [*tricky, *matching]
 
 
@@ -412,16 +423,3 @@ def test_the_replacements_agree_with_their_schema_for_what_the_parsers_read(
     allowed = ecmascript_accepts(pattern, text, "u")
     assert allowed == ecmascript_accepts(pattern, text)
     assert allowed == validator_accepts(pattern, text)
-
-
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(data=st.data())
-def test_arguments_drawn_from_the_replacements_schema_validate_and_read_as_ecmascript_does(
-    data: st.DataObject,
-) -> None:
-    tool = Tool("book", "Book.", BookingArguments, lambda **fields: "ok")
-    schema = json.loads(json.dumps(tool.schema()["parameters"]))
-    arguments = data.draw(from_schema(schema))
-    tool.validate(arguments)
-    for field, text in arguments.items():
-        assert ecmascript_accepts(schema["properties"][field]["pattern"], text, "u")
