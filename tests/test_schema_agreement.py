@@ -43,7 +43,8 @@ TEST_MODULES = (
     "test_runtime",
     "test_tools",
     "test_deepseek",
-    "test_strict_schema",  # unions, tagged unions, sequences, one-value Literals, dates
+    "test_strict_schema",  # unions, tagged unions, sequences, one-value Literals
+    "test_strict_schema_patterns",  # patterns, and what replaces Decimal, dates, times, UUIDs
 )
 
 
@@ -124,7 +125,8 @@ def test_the_property_covers_the_package_the_tests_and_the_lessons() -> None:
     assert "02-tools-and-registry.ConvertArguments" in names
     assert "03-errors.ReminderArguments" in names
     assert "test_strict_schema.PetArguments" in names  # a tagged union, alone and in a list
-    assert "test_strict_schema.RouteArguments" in names  # sequences, unions, Literal, date
+    assert "test_strict_schema.RouteArguments" in names  # sequences, unions, Literal, pattern
+    assert "test_strict_schema_patterns.BookingArguments" in names  # the replacements
 
 
 def fits(arguments: Any, strict: dict[str, Any], optional: set[str]) -> list[str]:

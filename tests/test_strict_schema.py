@@ -8,7 +8,6 @@ agreement property in test_schema_agreement.py runs over the models of this file
 from __future__ import annotations
 
 import copy
-import datetime
 import json
 import pickle
 from typing import Annotated, Any, Literal
@@ -48,15 +47,19 @@ class Stop(BaseModel):
     nights: int = Field(ge=1)
 
 
+DAY = Annotated[str, Field(pattern=r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")]
+"""A day as the strict schema can show it (a ``datetime.date`` field is refused)."""
+
+
 class RouteArguments(BaseModel):
-    """Sequences, a plain union, an optional nested model, a one-value Literal, a date."""
+    """Sequences, a plain union, an optional nested model, a one-value Literal, a pattern."""
 
     model_config = CLOSED
     stops: list[Stop]
     tags: tuple[str, ...]
     budget: int | float
     mode: Literal["train"]
-    start: datetime.date | None = None
+    start: DAY | None = None
     via: Stop | None = Field(None, description="an optional stop on the way")
 
 
@@ -209,6 +212,8 @@ def test_sequences_unions_and_literals_translate_exactly() -> None:
     via = properties["via"]
     assert via["description"] == "an optional stop on the way" and "default" not in via
     assert schema["required"] == ["stops", "tags", "budget", "mode", "start", "via"]
+    day = {"type": "string", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"}
+    assert properties["start"]["anyOf"] == [day, {"type": "null"}]
 
 
 def test_the_refusal_pickles_copies_and_is_explained_in_both_languages() -> None:
