@@ -267,7 +267,7 @@ def grader_account(folder: ClassFolder) -> pwd.struct_passwd:
         known = set(json.loads(record.read_text())) if record.exists() else set()
         record.write_text(json.dumps(sorted(known | {name})) + "\n")
     account = pwd.getpwnam(name)
-    if Path(account.pw_dir) != home:
+    if Path(account.pw_dir).resolve() != home.resolve():
         raise AccountError(
             f"{name!r} grades the class in {Path(account.pw_dir).parent}, not {folder.root}: "
             "remove that class first (python -m scripts.classroom remove --folder ...)"
@@ -546,16 +546,16 @@ def grade(folder: ClassFolder, environment: Path) -> Path:
     def nbgrader(*args: str) -> None:
         run_nbgrader(folder, environment, grader, *args)
 
-    configure(LANGUAGES[0])  # the gradebook's steps
+    configure(LANGUAGES[0])  # for export (and when nothing was submitted)
     submitted = course / "submitted"
     roster = learners(folder)
     students = [name for name in roster if (submitted / name).is_dir()]
     names = sorted({path.name for student in students for path in (submitted / student).iterdir()})
-    for student in students:
-        nbgrader("db", "student", "add", student)
+    # No `nbgrader db ... add`: generate_assignment adds the assignment to the gradebook and
+    # autograde each student it grades (their create_assignment and create_student, both on by
+    # default), and every nbgrader command is a Python start of a few seconds.
     for name in names:  # only what someone submitted: each step starts a kernel per notebook
         configure(assignment_language(name))
-        nbgrader("db", "assignment", "add", name)
         nbgrader("generate_assignment", name, "--force")
         nbgrader("autograde", name, "--force")
         nbgrader("generate_feedback", name, "--force")
