@@ -15,6 +15,13 @@ nbgrader's solution or hidden-test markers, or the text of an answer region of a
 an nbgitpuller link; pulling again after a rebuild brings the changes and keeps the learners' own
 edits, as nbgitpuller merges. Building twice with nothing changed adds no commit.
 
+The class commands (``serve``, ``progress``, ``collect``, ``grade``, ``remove``) work on one
+class folder: ``--folder``, else ``$AGENTCORE_CLASS``, else the folder of the last ``serve``
+from this checkout (remembered in the git-ignored ``.classroom/class-folder``; ``remove``
+forgets it), else ``/srv/agentcore-class`` (:func:`class_folder`); they print which one when
+``--folder`` is not given. Two classes on one machine (two folders, two ports) share nothing:
+not the accounts, not the grader (``scripts.grading``).
+
 Input: the target folder (created if missing; if it exists it must be empty or an earlier
 distribution). Output: prints the commit. Errors: ``LeakError`` when solution text would be
 published; ``ValueError`` for a folder that is neither empty nor a distribution; a failing git
@@ -69,6 +76,12 @@ GIT_IDENTITY = {
     "GIT_COMMITTER_NAME": "agentcore course",
     "GIT_COMMITTER_EMAIL": "course@localhost",
 }
+
+
+DEFAULT_FOLDER = Path("/srv/agentcore-class")
+FOLDER_VARIABLE = "AGENTCORE_CLASS"
+REMEMBERED = ROOT / ".classroom" / "class-folder"
+"""The class folder of the last ``serve`` from this checkout (in the git-ignored .classroom/)."""
 
 
 class LeakError(RuntimeError):
@@ -195,6 +208,38 @@ def build_distribution(target: Path, source: Path = ROOT) -> str:
     return _git(target, "rev-parse", "HEAD")
 
 
+def class_folder(given: Path | None) -> tuple[Path, str]:
+    """The class folder a command works on, and where it came from.
+
+    In this order: ``--folder`` (``given``); the environment variable ``AGENTCORE_CLASS``; the
+    folder of the last ``serve`` from this checkout, remembered in ``.classroom/class-folder``
+    (if that folder still exists); ``/srv/agentcore-class``. Returns an absolute path and a
+    few words saying which of these it is (``"--folder"`` for the first).
+    """
+    if given is not None:
+        return given.resolve(), "--folder"
+    named = os.environ.get(FOLDER_VARIABLE, "").strip()
+    if named:
+        return Path(named).resolve(), f"from ${FOLDER_VARIABLE}"
+    if REMEMBERED.is_file():
+        remembered = Path(REMEMBERED.read_text(encoding="utf-8").strip())
+        if remembered.is_absolute() and remembered.is_dir():
+            return remembered, f"the last serve, remembered in {REMEMBERED}"
+    return DEFAULT_FOLDER, "the default"
+
+
+def remember_class(root: Path) -> None:
+    """Remember ``root`` as the class folder of this checkout (``class_folder`` reads it)."""
+    REMEMBERED.parent.mkdir(parents=True, exist_ok=True)
+    REMEMBERED.write_text(f"{root}\n", encoding="utf-8")
+
+
+def forget_class(root: Path) -> None:
+    """Forget the remembered class folder if it is ``root`` (a class just removed)."""
+    if REMEMBERED.is_file() and REMEMBERED.read_text(encoding="utf-8").strip() == str(root):
+        REMEMBERED.unlink()
+
+
 def main(argv: list[str]) -> int:
     """The command line (``--help`` lists the commands); the exit status."""
     import argparse
@@ -225,8 +270,8 @@ def main(argv: list[str]) -> int:
         command.add_argument(
             "--folder",
             type=Path,
-            default=Path("/srv/agentcore-class"),
-            help="the class folder (default /srv/agentcore-class)",
+            help=f"the class folder (default: ${FOLDER_VARIABLE}, else the folder of the last "
+            f"serve from this checkout, else {DEFAULT_FOLDER})",
         )
     args = parser.parse_args(argv)
     if args.command == "distribution":
@@ -238,14 +283,23 @@ def main(argv: list[str]) -> int:
         where = args.dir.resolve()
         print(f"learner distribution in {where} (branch {BRANCH}, commit {commit[:12]})")
         return 0
+    root, source = class_folder(args.folder)
+    if source != "--folder":
+        print(f"class folder: {root} ({source})", flush=True)
     # The hub's modules import this one: load them only for the commands that need them.
     from scripts import accounts, hub
     from scripts import serve as serving
 
-    folder = hub.ClassFolder(args.folder.resolve())
+    folder = hub.ClassFolder(root)
+    # What collect and grade write (the grading folder), and progress (its page), is the
+    # teacher's and the grader's only; what serve makes for the learners (the distribution,
+    # the learner environment) must be readable by them; whatever the teacher's umask (what
+    # is private in a class has a mode of its own).
+    previous = os.umask(0o022 if args.command == "serve" else 0o077)
     try:
         if args.command == "remove":
             removed = serving.remove_class(folder)
+            forget_class(folder.root)
             print(f"removed {len(removed)} accounts and {folder.root}")
             return 0
         if args.command in ("progress", "collect", "grade"):
@@ -261,6 +315,8 @@ def main(argv: list[str]) -> int:
     except (ValueError, RuntimeError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 1
+    finally:
+        os.umask(previous)
 
 
 def _follow(command: str, folder: Any, args: Any) -> int:
@@ -285,8 +341,9 @@ def _follow(command: str, folder: Any, args: Any) -> int:
         if not (folder.root / "grading-env").exists():
             print("installing nbgrader for the grader (once) ...", flush=True)
         grades = grading.grade(folder, grading.grading_environment(folder))
-        print(f"graded as {grading.GRADER!r}; feedback is in each learner's ~/feedback/")
-        print(f"grades: {grades}")
+        print(f"graded as {grading.grader_name(folder)!r}; feedback is in each learner's "
+              "~/feedback/")  # fmt: skip
+        print(f"grades: {grades} (readable by root and the grader only)")
     return 0
 
 

@@ -21,13 +21,28 @@ of cells with nbgrader ids ``answer_NAME`` (holding the code stub until the lear
   of its language (:func:`nbgrader_config`), as ``python -m scripts.lessons release`` made the
   learners' copies.
 
+Each class has a grader of its own (:func:`grader_name`: ``agentcore-grader-`` and eight hex
+digits derived from the class folder), whose home is the class's ``grading/`` folder, so two
+classes on one machine never collect into, grade in or remove each other's grading. Everything
+there (the sources with their solutions, every learner's submission, the autograded copies, the
+feedback, ``grades.csv`` and ``gradebook.db``) is readable by the grader and root only: the
+folder is mode 0700, its files 0600, and every process that writes there runs as the grader with
+umask 077 (nbgrader's own file modes are set to 0600 too), whatever ``/etc/login.defs`` says.
+Root writes nothing there and nothing in a learner's home: files are written by a short-lived
+process running as the account that owns the folder (:func:`account_files`), so a symbolic link
+in either folder reaches nothing its owner could not already write. Each learner's feedback is
+written into their own home only.
+
 Only regular files are read from a learner's home (a symbolic link there could point at a file
-only the teacher may read). Errors: ``RuntimeError`` with nbgrader's output when a step fails.
+only the teacher may read). Errors: ``RuntimeError`` with nbgrader's output when a step fails;
+``AccountError`` when the grader's name is a system account this class did not make.
 """
 
 from __future__ import annotations
 
+import base64
 import csv
+import hashlib
 import html
 import json
 import os
@@ -42,6 +57,7 @@ from scripts.hub import DISTRIBUTION, ClassFolder
 from scripts.lessons import LANGUAGES
 
 GRADER = "agentcore-grader"
+"""The start of every class's grader name (:func:`grader_name`)."""
 NOT_ATTEMPTED, FAILED, PASSED = "not attempted", "✘", "✔"
 RANK = {NOT_ATTEMPTED: 0, FAILED: 1, PASSED: 2}
 
@@ -208,36 +224,168 @@ def progress_html(report: Progress) -> str:
     )
 
 
+def grader_name(folder: ClassFolder) -> str:
+    """The name of the class's grader account: ``agentcore-grader-`` and the first eight hex
+    digits of the SHA-256 of the class folder's absolute path (25 characters, within useradd's
+    32). Two class folders on one machine get two graders."""
+    digest = hashlib.sha256(str(folder.root.resolve()).encode("utf-8")).hexdigest()[:8]
+    return f"{GRADER}-{digest}"
+
+
+def grading_folder(folder: ClassFolder) -> Path:
+    """The class's nbgrader course folder, ``grading/``: the grader's home."""
+    return folder.root / "grading"
+
+
 def grader_account(folder: ClassFolder) -> pwd.struct_passwd:
-    """The unprivileged account that grading runs as (made once, no password, no login)."""
+    """The class's grader (:func:`grader_name`), made once: no password, no login, its home the
+    class's ``grading/`` folder, mode 0700. Recorded in ``hub/accounts.json`` so ``remove``
+    deletes it with the class.
+
+    Raises ``AccountError`` when the name is a system account this class did not make, or one
+    whose home is not this class's ``grading/`` folder.
+    """
     from scripts.accounts import MARKER, AccountError, ours
 
-    home = folder.root / "grading"
-    if not ours(GRADER):
+    name = grader_name(folder)
+    home = grading_folder(folder)
+    if not ours(name):
         try:
-            pwd.getpwnam(GRADER)
+            pwd.getpwnam(name)
         except KeyError:
             pass
         else:
-            raise AccountError(f"{GRADER!r} is a system account that this class did not make")
+            raise AccountError(f"{name!r} is a system account that this class did not make")
+        # No --create-home: useradd would make the home with login.defs' mode (0755 on
+        # Debian 12) and copy /etc/skel into it; the home is made below, mode 0700.
         subprocess.run(
-            ["useradd", "--create-home", "--home-dir", str(home), "--shell", "/usr/sbin/nologin",
-             "--comment", f"{MARKER} grader", "--user-group", GRADER],
+            ["useradd", "--no-create-home", "--home-dir", str(home), "--shell",
+             "/usr/sbin/nologin", "--comment", f"{MARKER} grader", "--user-group", name],
             check=True, capture_output=True, text=True,
         )  # fmt: skip
         record = folder.hub / "accounts.json"
         known = set(json.loads(record.read_text())) if record.exists() else set()
-        record.write_text(json.dumps(sorted(known | {GRADER})) + "\n")
-    return pwd.getpwnam(GRADER)
+        record.write_text(json.dumps(sorted(known | {name})) + "\n")
+    account = pwd.getpwnam(name)
+    if Path(account.pw_dir).resolve() != home.resolve():
+        raise AccountError(
+            f"{name!r} grades the class in {Path(account.pw_dir).parent}, not {folder.root}: "
+            "remove that class first (python -m scripts.classroom remove --folder ...)"
+        )
+    _own_home(home, account)
+    return account
 
 
-def _copy_as(account: pwd.struct_passwd, text: str, target: Path) -> None:
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(text, encoding="utf-8")
-    for path in [target, *target.parents]:
-        if path == Path(account.pw_dir).parent:
-            break
-        os.chown(path, account.pw_uid, account.pw_gid)
+def _own_home(home: Path, account: pwd.struct_passwd) -> None:
+    """Make ``home`` the account's, mode 0700; what is in it too when someone else owns it (a
+    class folder moved, or graded before each class had a grader of its own). Symbolic links
+    are changed themselves, never followed."""
+    if home.is_symlink():
+        raise RuntimeError(f"{home} is a symbolic link: the grading folder must be a folder")
+    home.mkdir(mode=0o700, exist_ok=True)
+    if home.stat().st_uid != account.pw_uid:
+        for where, folders, files in os.walk(home):
+            for entry in [*folders, *files]:
+                os.chown(Path(where, entry), account.pw_uid, account.pw_gid, follow_symlinks=False)
+    os.chown(home, account.pw_uid, account.pw_gid)
+    home.chmod(0o700)
+
+
+ACCOUNT_FILES = r"""
+import base64, json, os, shutil, stat, sys
+os.umask(0o077)
+request = json.load(sys.stdin)
+base = os.path.realpath(request["base"])
+def inside(relative):
+    path = os.path.normpath(os.path.join(base, relative))
+    if os.path.commonpath([path, base]) != base:
+        raise SystemExit(f"{relative!r} is outside {base}")
+    return path
+for relative in request["clear"]:
+    path = inside(relative)
+    if os.path.islink(path) or os.path.isfile(path):
+        os.unlink(path)
+    elif os.path.isdir(path):
+        shutil.rmtree(path)
+for relative, data in request["write"].items():
+    path = inside(relative)
+    os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+    if os.path.islink(path):
+        os.unlink(path)
+    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW
+    with open(os.open(path, flags, 0o600), "wb") as handle:
+        handle.write(base64.b64decode(data))
+found = {}
+if request["read"] is not None:
+    top = inside(request["read"])
+    for where, _, files in os.walk(top):
+        for name in files:
+            path = os.path.join(where, name)
+            try:
+                descriptor = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+            except OSError:
+                continue
+            with open(descriptor, "rb") as handle:
+                if stat.S_ISREG(os.fstat(descriptor).st_mode):
+                    data = base64.b64encode(handle.read()).decode("ascii")
+                    found[os.path.relpath(path, top)] = data
+if request["tidy"]:
+    for where, folders, files in os.walk(base):
+        for name in [".", *folders, *files]:
+            path = os.path.join(where, name)
+            mode = os.lstat(path).st_mode
+            if not stat.S_ISLNK(mode) and stat.S_IMODE(mode) & 0o077:
+                os.chmod(path, 0o700 if stat.S_ISDIR(mode) else stat.S_IMODE(mode) & 0o700)
+json.dump(found, sys.stdout)
+"""
+"""What :func:`account_files` runs as the account (a system Python, ``-I -S``)."""
+
+
+def account_files(
+    account: pwd.struct_passwd,
+    base: Path,
+    *,
+    write: dict[str, bytes] | None = None,
+    clear: list[str] | None = None,
+    read: str | None = None,
+    tidy: bool = False,
+) -> dict[str, bytes]:
+    """Change files in ``base`` (a folder of ``account``) by a process running as ``account``,
+    with umask 077; in this order: remove each path of ``clear`` (a file, link or folder),
+    write each file of ``write`` (paths relative to ``base``; new folders 0700, files 0600),
+    read every regular file below ``read`` (links and other kinds skipped), and with ``tidy``
+    take every permission of group and others off what is in ``base`` (folders 0700).
+
+    Returns what was read (paths relative to ``read``). Raises ``RuntimeError`` with the
+    process's error output when it fails, and for a path that leads out of ``base``.
+    """
+    from scripts.hub import learner_python
+
+    request = {
+        "base": str(base),
+        "write": {
+            path: base64.b64encode(data).decode("ascii") for path, data in (write or {}).items()
+        },
+        "clear": clear or [],
+        "read": read,
+        "tidy": tidy,
+    }
+    done = subprocess.run(
+        [learner_python(), "-I", "-S", "-c", ACCOUNT_FILES],
+        input=json.dumps(request),
+        cwd=base if base.is_dir() else "/",
+        user=account.pw_uid,
+        group=account.pw_gid,
+        extra_groups=[],
+        umask=0o077,
+        env={"HOME": account.pw_dir, "LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if done.returncode != 0:
+        raise RuntimeError(f"writing in {base} as {account.pw_name!r} failed:\n{done.stderr}")
+    return {path: base64.b64decode(data) for path, data in json.loads(done.stdout).items()}
 
 
 def collect(folder: ClassFolder, solutions: Path) -> dict[str, list[str]]:
@@ -246,16 +394,17 @@ def collect(folder: ClassFolder, solutions: Path) -> dict[str, list[str]]:
 
     ``solutions`` is the teacher's ``notebooks`` folder (its ``<lang>/solutions/``). Only the
     lessons with an exercise the learner answered are collected (nothing to grade in the
-    others). Files in ``grading/`` belong to the grader.
+    others). The files are written by the grader (:func:`account_files`): theirs, 0600, in
+    folders 0700.
     """
     grader = grader_account(folder)
-    course = Path(grader.pw_dir)
-    assignments: dict[str, Path] = {}
+    files: dict[str, bytes] = {}
+    assignments: set[str] = set()
     for language in LANGUAGES:
         for path in sorted((solutions / language / "solutions").glob("[0-9][0-9]-*.ipynb")):
             name = f"{path.stem}-{language}"
-            assignments[name] = path
-            _copy_as(grader, path.read_text(encoding="utf-8"), course / "source" / name / path.name)
+            assignments.add(name)
+            files[f"source/{name}/{path.name}"] = path.read_bytes()
     collected: dict[str, list[str]] = {}
     for learner in learners(folder):
         mine = []
@@ -266,9 +415,10 @@ def collect(folder: ClassFolder, solutions: Path) -> dict[str, list[str]]:
                 state != NOT_ATTEMPTED for state in exercise_states(text).values()
             )
             if name in assignments and answered and text is not None:
-                _copy_as(grader, text, course / "submitted" / learner / name / path.name)
+                files[f"submitted/{learner}/{name}/{path.name}"] = text.encode("utf-8")
                 mine.append(name)
         collected[learner] = mine
+    account_files(grader, Path(grader.pw_dir), write=files, tidy=True)
     return collected
 
 
@@ -280,10 +430,13 @@ c.CourseDirectory.db_url = "sqlite:///{root}/gradebook.db"
 c.ClearSolutions.code_stub = {{"python": {stub!r}}}
 c.Autograde.autograde_preprocessors = autograde_preprocessors()
 c.Exchange.assignment_dir = "."
+c.BaseConverter.permissions = 600
 """
 """The course's nbgrader configuration, as README's teacher section gives it: the grades are
 judged before nbgrader's Execute, in a confined player, and its kernel runs confined
-(:func:`agentcore.course.judges.grade.autograde_preprocessors`)."""
+(:func:`agentcore.course.judges.grade.autograde_preprocessors`). ``BaseConverter.permissions``:
+nbgrader sets the mode of what it writes (0644 for generated assignments and feedback, 0444
+for autograded notebooks, whatever the umask); 600 keeps them the grader's."""
 
 
 def assignment_language(name: str) -> str:
@@ -312,7 +465,8 @@ def grading_environment(folder: ClassFolder) -> Path:
 
     A virtual environment (``grading-env``) whose ``learner-environment.pth`` adds the learner
     environment's packages (the distribution's ``agentcore`` that the lessons import), with
-    nbgrader installed by pip (bounds as in pyproject's ``dev`` extra). Made once.
+    nbgrader installed by pip (bounds as in pyproject's ``dev`` extra). Made once, with umask
+    022 whatever the teacher's: the grader runs it, and it holds nothing of the class's.
     """
     from scripts.hub import learner_python
 
@@ -320,16 +474,17 @@ def grading_environment(folder: ClassFolder) -> Path:
     python = environment / "bin" / "python"
     if python.exists():
         return environment
-    subprocess.run([learner_python(), "-m", "venv", str(environment)], check=True)
+    subprocess.run([learner_python(), "-m", "venv", str(environment)], check=True, umask=0o022)
     (site,) = environment.glob("lib/python*/site-packages")
     (learner_site,) = folder.environment.glob("lib/python*/site-packages")
     (site / "learner-environment.pth").write_text(f"{learner_site}\n", encoding="utf-8")
+    (site / "learner-environment.pth").chmod(0o644)
     done = subprocess.run(
         # landlock: the grade's player and nbgrader's kernel confine themselves with it
         # (agentcore/course/judges/sandbox.py); pinned as in pyproject's dev extra
         [str(python), "-m", "pip", "install", "--quiet", "nbgrader>=0.9,<0.10",
          "landlock==1.0.0.dev5"],
-        capture_output=True, text=True, check=False,
+        capture_output=True, text=True, check=False, umask=0o022,
     )  # fmt: skip
     if done.returncode == 0:
         # nbgrader runs the `alembic` command, which must import nbgrader: this environment's
@@ -337,7 +492,7 @@ def grading_environment(folder: ClassFolder) -> Path:
         done = subprocess.run(
             [str(python), "-m", "pip", "install", "--quiet", "--no-deps", "--ignore-installed",
              "alembic"],
-            capture_output=True, text=True, check=False,
+            capture_output=True, text=True, check=False, umask=0o022,
         )  # fmt: skip
     if done.returncode != 0:
         shutil.rmtree(environment)
@@ -345,60 +500,75 @@ def grading_environment(folder: ClassFolder) -> Path:
     return environment
 
 
+def run_nbgrader(
+    folder: ClassFolder, environment: Path, grader: pwd.struct_passwd, *args: str
+) -> None:
+    """One ``nbgrader`` command in the class's course folder, as the grader, with umask 077.
+
+    Raises ``RuntimeError`` with nbgrader's output when it fails."""
+    course = Path(grader.pw_dir)
+    done = subprocess.run(
+        [str(environment / "bin" / "python"), "-m", "nbgrader", *args],
+        cwd=course,
+        user=grader.pw_uid,
+        group=grader.pw_gid,
+        extra_groups=[],
+        umask=0o077,
+        # The learner environment's data files too (nbconvert's templates, for feedback).
+        env={"HOME": str(course), "LANG": "C.UTF-8",
+             "PATH": f"{environment / 'bin'}:/usr/bin:/bin",
+             "JUPYTER_PATH": str(folder.environment / "share" / "jupyter")},
+        capture_output=True,
+        text=True,
+        check=False,
+    )  # fmt: skip
+    if done.returncode != 0:
+        raise RuntimeError(f"nbgrader {' '.join(args)} failed:\n{done.stdout}{done.stderr}")
+
+
 def grade(folder: ClassFolder, environment: Path) -> Path:
     """Autograde what :func:`collect` gathered, as the grader; feedback to the learners.
 
     ``environment`` is the grading environment (``nbgrader`` and the learner distribution).
-    Returns the CSV of grades. Raises ``RuntimeError`` with nbgrader's output on a failure.
+    Only the class's learners (``hub/logins.csv``) are graded and given feedback, each in their
+    own home (``~/feedback/``, replaced, written by a process running as that learner).
+    Returns the CSV of grades (mode 0600, the grader's). Raises ``RuntimeError`` with nbgrader's
+    output on a failure.
     """
     grader = grader_account(folder)
     course = Path(grader.pw_dir)
-    config = course / "nbgrader_config.py"
-    _copy_as(grader, nbgrader_config(course, LANGUAGES[0]), config)  # the gradebook's steps
+    config = "nbgrader_config.py"
+
+    def configure(language: str) -> None:
+        text = nbgrader_config(course, language).encode("utf-8")
+        account_files(grader, course, write={config: text}, tidy=True)
 
     def nbgrader(*args: str) -> None:
-        done = subprocess.run(
-            [str(environment / "bin" / "python"), "-m", "nbgrader", *args],
-            cwd=course,
-            user=grader.pw_uid,
-            group=grader.pw_gid,
-            extra_groups=[],
-            # The learner environment's data files too (nbconvert's templates, for feedback).
-            env={"HOME": str(course), "LANG": "C.UTF-8",
-                 "PATH": f"{environment / 'bin'}:/usr/bin:/bin",
-                 "JUPYTER_PATH": str(folder.environment / "share" / "jupyter")},
-            capture_output=True,
-            text=True,
-            check=False,
-        )  # fmt: skip
-        if done.returncode != 0:
-            raise RuntimeError(f"nbgrader {' '.join(args)} failed:\n{done.stdout}{done.stderr}")
+        run_nbgrader(folder, environment, grader, *args)
 
+    configure(LANGUAGES[0])  # for export (and when nothing was submitted)
     submitted = course / "submitted"
-    students = sorted(path.name for path in submitted.iterdir()) if submitted.exists() else []
+    roster = learners(folder)
+    students = [name for name in roster if (submitted / name).is_dir()]
     names = sorted({path.name for student in students for path in (submitted / student).iterdir()})
-    for student in students:
-        nbgrader("db", "student", "add", student)
+    # No `nbgrader db ... add`: generate_assignment adds the assignment to the gradebook and
+    # autograde each student it grades (their create_assignment and create_student, both on by
+    # default), and every nbgrader command is a Python start of a few seconds.
     for name in names:  # only what someone submitted: each step starts a kernel per notebook
-        _copy_as(grader, nbgrader_config(course, assignment_language(name)), config)
-        nbgrader("db", "assignment", "add", name)
+        configure(assignment_language(name))
         nbgrader("generate_assignment", name, "--force")
         nbgrader("autograde", name, "--force")
         nbgrader("generate_feedback", name, "--force")
     grades = course / "grades.csv"
     nbgrader("export", "--to", str(grades))
+    given = account_files(grader, course, read="feedback", tidy=True)
     for student in students:
-        given = course / "feedback" / student
-        if not given.is_dir():
-            continue
-        account = pwd.getpwnam(student)
-        target = Path(account.pw_dir) / "feedback"
-        # Root writes into the learner's home: never through a link the learner made.
-        if target.is_symlink() or target.is_file():
-            target.unlink()
-        elif target.exists():
-            shutil.rmtree(target)
-        shutil.copytree(given, target)
-        for path in [target, *target.rglob("*")]:
-            os.chown(path, account.pw_uid, account.pw_gid, follow_symlinks=False)
+        mine = {
+            f"feedback/{path.split('/', 1)[1]}": data
+            for path, data in given.items()
+            if path.startswith(f"{student}/")
+        }
+        if mine:
+            account = pwd.getpwnam(student)
+            account_files(account, Path(account.pw_dir), clear=["feedback"], write=mine)
     return grades

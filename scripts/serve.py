@@ -13,7 +13,8 @@
 5. starts the hub and prints its address, the teacher's login and how learners log in.
 
 Running ``serve`` again with the same folder keeps every account, password and learner's work;
-a longer roster adds accounts. ``remove`` deletes the class's accounts (with their homes) and
+a longer roster adds accounts. ``serve`` remembers its folder for the other commands
+(``scripts.classroom.class_folder``). ``remove`` deletes the class's accounts (with their homes) and
 the class folder, when the class is over.
 
 Errors (printed, exit status 1): ``ValueError`` for options that cannot work together,
@@ -38,7 +39,7 @@ from scripts.accounts import (
     remove_accounts,
     trust_repository,
 )
-from scripts.classroom import ROOT, build_distribution
+from scripts.classroom import ROOT, build_distribution, remember_class
 from scripts.hub import (
     DISTRIBUTION,
     ClassFolder,
@@ -122,6 +123,7 @@ def serve(folder: ClassFolder, settings: Settings) -> int:
     # at once when the hub stops them.
     signal.signal(signal.SIGINT, signal.default_int_handler)
     logins = prepare_class(folder, settings)
+    remember_class(folder.root)
     previous = signal.signal(signal.SIGTERM, _stop)
     try:
         with running_hub(folder, settings) as hub:
@@ -147,13 +149,17 @@ def remove_class(folder: ClassFolder) -> list[str]:
     """Delete the class's accounts (with their homes) and the class folder; return the names.
 
     Only accounts this class made are removed: those recorded in ``hub/accounts.json`` that
-    carry the class marker, and any marked account whose home is in this folder.
+    carry the class marker, and any marked account whose home is in this folder (a learner's
+    or the teacher's in ``homes/``, the class's grader in ``grading/``). Another class's
+    accounts, its grader too, stay.
     """
     record = folder.hub / "accounts.json"
     names = set(json.loads(record.read_text())) if record.exists() else set()
     homes = folder.homes.resolve()
+    grading = (folder.root / "grading").resolve()
     for name in class_accounts():
-        if Path(pwd.getpwnam(name).pw_dir).resolve().parent == homes:
+        home = Path(pwd.getpwnam(name).pw_dir).resolve()
+        if home.parent == homes or home == grading:
             names.add(name)
     removed = remove_accounts(sorted(names))
     shutil.rmtree(folder.root, ignore_errors=True)

@@ -10,7 +10,7 @@ tracked notebooks: RISE saves the notebook before it shows it (execution counts,
 ``present`` copies the lesson (the solution notebook, or the learner one with ``--learner``)
 into the git-ignored ``presenting/<lang>/``, applies :mod:`scripts.rise_patch` (widgets in the
 slideshow), and replaces itself with ``jupyter lab`` serving that folder, the copy open, until
-Ctrl-C. Which cell starts a slide is not chosen by
+Ctrl-C (as root, with ``--allow-root``). Which cell starts a slide is not chosen by
 hand: the rules below read only the notebook itself, so ``apply`` gives the same metadata every
 time (running it twice changes nothing), on the solution sources (``notebooks/<lang>/solutions``)
 and the learner notebooks alike, and on both languages the same way (the rules look at Markdown
@@ -229,8 +229,9 @@ def present(argv: list[str]) -> int:
     """``present``: copy a lesson, patch RISE, and become ``jupyter lab`` on the copy.
 
     Arguments after ``--`` go to ``jupyter lab`` as they are (``--no-browser``,
-    ``--ServerApp.port=8890``). Returns 2 (with the reason) for an unknown lesson or a RISE the
-    patch does not fit; otherwise it does not return: the process is JupyterLab until Ctrl-C.
+    ``--ServerApp.port=8890``), with ``--allow-root`` when run as root (:func:`root_arguments`).
+    Returns 2 (with the reason) for an unknown lesson or a RISE the patch does not fit;
+    otherwise it does not return: the process is JupyterLab until Ctrl-C.
     """
     from scripts import rise_patch
 
@@ -260,9 +261,27 @@ def present(argv: list[str]) -> int:
         " (the tracked notebook stays as it is)"
     )
     print("in JupyterLab: Run > Run All Cells, then the toolbar button Render as Reveal Slideshow")
+    lab_args = root_arguments(lab_args)
     sys.stdout.flush()
     command = [sys.executable, "-m", "jupyterlab", f"--ServerApp.root_dir={folder}"]
     os.execv(sys.executable, [*command, *lab_args, str(copy)])
+
+
+def root_arguments(lab_args: list[str]) -> list[str]:
+    """``lab_args`` with ``--allow-root`` in front when this process runs as root.
+
+    Jupyter Server refuses to start as root ("Running as root is not recommended. Use
+    --allow-root to bypass.") unless told ``--allow-root`` (``ServerApp.allow_root``). A
+    teacher presenting on the class's machine, where ``serve`` runs as root, is root: the flag
+    is added, and said so, unless the arguments already set it.
+    """
+    if os.geteuid() != 0 or any(
+        arg in ("--allow-root", "--no-allow-root") or arg.startswith("--ServerApp.allow_root")
+        for arg in lab_args
+    ):
+        return lab_args
+    print("running as root: starting JupyterLab with --allow-root")
+    return ["--allow-root", *lab_args]
 
 
 def main(argv: list[str]) -> int:

@@ -66,3 +66,33 @@ def test_a_busy_port_is_refused_with_what_to_do(
         assert classroom.main(argv) == 1
         assert "choose another --port" in capsys.readouterr().err
         assert not folder.exists()
+
+
+def test_the_class_folder_is_remembered_from_the_variable_or_the_last_serve(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    remembered = tmp_path / "checkout" / ".classroom" / "class-folder"
+    monkeypatch.setattr(classroom, "REMEMBERED", remembered)
+    monkeypatch.delenv("AGENTCORE_CLASS", raising=False)
+    english, chinese = tmp_path / "class-en", tmp_path / "class-zh"
+    english.mkdir()
+    chinese.mkdir()
+    assert classroom.class_folder(None) == (Path("/srv/agentcore-class"), "the default")
+    classroom.remember_class(english)  # what serve does
+    assert classroom.class_folder(None)[0] == english
+    monkeypatch.setenv("AGENTCORE_CLASS", str(chinese))
+    assert classroom.class_folder(None) == (chinese, "from $AGENTCORE_CLASS")
+    assert classroom.class_folder(tmp_path / "other") == (tmp_path / "other", "--folder")
+    # A command without --folder says which class it works on.
+    assert classroom.main(["progress"]) == 1
+    out, err = capsys.readouterr()
+    assert f"class folder: {chinese} (from $AGENTCORE_CLASS)" in out
+    assert f"{chinese} holds no class (run serve first)" in err
+    monkeypatch.delenv("AGENTCORE_CLASS")
+    classroom.forget_class(chinese)  # another class removed: the remembered one stays
+    assert classroom.class_folder(None)[0] == english
+    classroom.forget_class(english)
+    assert not remembered.exists()
+    classroom.remember_class(english)
+    english.rmdir()  # a remembered folder that is gone is not used
+    assert classroom.class_folder(None) == (Path("/srv/agentcore-class"), "the default")

@@ -153,3 +153,33 @@ def test_present_refuses_an_unknown_lesson_before_starting_anything(
 ) -> None:
     assert slides.main(["present", "99", "--language", "zh-CN"]) == 2
     assert "no lesson '99'" in capsys.readouterr().err
+
+
+def test_present_as_root_starts_jupyterlab_with_allow_root_and_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Jupyter Server refuses root without ``--allow-root``; ``present`` adds it for root only."""
+    from scripts import rise_patch
+
+    started: list[list[str]] = []
+
+    def execv(path: str, args: list[str]) -> None:
+        started.append(args)
+        raise SystemExit(0)
+
+    monkeypatch.setattr(rise_patch, "apply", lambda: None)
+    monkeypatch.setattr(slides.os, "execv", execv)
+    monkeypatch.setattr(slides.os, "geteuid", lambda: 0)
+    with pytest.raises(SystemExit):
+        slides.main(["present", "01", "--folder", str(tmp_path), "--", "--no-browser"])
+    assert "--allow-root" in started[0] and "--no-browser" in started[0]
+    assert "running as root: starting JupyterLab with --allow-root" in capsys.readouterr().out
+    # Said already (either spelling): not twice, and nothing printed.
+    for given in (["--allow-root"], ["--ServerApp.allow_root=True"]):
+        assert slides.root_arguments(given) == given
+    assert capsys.readouterr().out == ""
+    monkeypatch.setattr(slides.os, "geteuid", lambda: 1000)
+    with pytest.raises(SystemExit):
+        slides.main(["present", "01", "--folder", str(tmp_path), "--", "--no-browser"])
+    assert "--allow-root" not in started[1] and "--no-browser" in started[1]
+    assert "as root" not in capsys.readouterr().out

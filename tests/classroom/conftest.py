@@ -5,7 +5,8 @@ and ``scripts.hub.running_hub``): a class folder under /var/tmp (its parents mus
 the learners' accounts, which pytest's own temporary folder is not), the learner environment,
 one system account per learner and the teacher, the PAM login, LocalProcessSpawner. When the
 module ends, whatever happened, the hub and every process it started are stopped and
-``scripts.serve.remove_class`` deletes every account it made and the whole folder.
+``scripts.serve.remove_class`` deletes every account it made and the whole folder (and the
+class folder this checkout remembers is put back as it was).
 
 Where the proxy, JupyterHub or nbgitpuller is missing, the suite is skipped with the reason
 (install the ``classroom`` extra, and ``npm install --prefix .classroom/npm
@@ -25,6 +26,7 @@ from pathlib import Path
 
 import pytest
 
+from scripts.classroom import REMEMBERED
 from scripts.hub import ClassFolder, Hub, Settings, free_port, proxy_command, running_hub
 from scripts.serve import prepare_class, remove_class
 
@@ -87,7 +89,9 @@ class Classroom:
 
 @pytest.fixture(scope="module")
 def classroom() -> Iterator[Classroom]:
-    """The module's class of LEARNERS; everything it made is removed at the end."""
+    """The module's class of LEARNERS; everything it made is removed at the end, and the class
+    folder this checkout remembers (``serve`` remembers its own) is what it was before."""
+    remembered = REMEMBERED.read_bytes() if REMEMBERED.is_file() else None
     root = Path(tempfile.mkdtemp(prefix="agentcore-class-test-", dir="/var/tmp"))
     folder = ClassFolder(root)
     room: Classroom | None = None
@@ -98,6 +102,10 @@ def classroom() -> Iterator[Classroom]:
         if room is not None:
             room.stop()
         remove_class(folder)
+        if remembered is None:
+            REMEMBERED.unlink(missing_ok=True)
+        else:
+            REMEMBERED.write_bytes(remembered)
 
 
 @pytest.fixture(scope="module")

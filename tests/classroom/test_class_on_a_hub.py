@@ -19,9 +19,14 @@ What a teacher does for a class, on 127.0.0.1:
    running as that learner, in that learner's home), the three at the same time;
 6. one learner opens the link in Chromium, lands on lesson 01 in JupyterLab through the hub,
    runs it and steps the stepper to the final answer;
-7. the teacher stops the hub and runs ``serve`` again: a second ``serve`` on the same port says
-   it is busy, the learners' passwords and work are still there, and Ctrl-C leaves no process
-   behind.
+7. the teacher follows progress, collects and grades as the class's grader: while one learner
+   is being graded and after, no learner's kernel reads the sources, another's submission or
+   feedback, the grades or the gradebook (0700 folders, 0600 files, all the grader's);
+8. a second class on the same machine (its own folder, learner and grader, no hub) collects,
+   grades and is removed, chosen by ``$AGENTCORE_CLASS``, and the first class's grading stays;
+9. the teacher stops the hub and runs ``serve`` again: a second ``serve`` on the same port says
+   it is busy, the learners' passwords and work are still there, Ctrl-C leaves no process
+   behind, and the next command finds the class without ``--folder``.
 """
 
 from __future__ import annotations
@@ -32,8 +37,10 @@ import json
 import os
 import pwd
 import signal
+import stat
 import subprocess
 import sys
+import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
@@ -345,9 +352,44 @@ def save_as(hub: Hub, learner: str, lesson: str, notebook: dict[str, Any]) -> No
     assert saved.status_code in (200, 201), saved.text
 
 
+def probe(hub: Hub, learner: str, targets: dict[str, Path]) -> dict[str, str]:
+    """Try to read each of ``targets`` from the learner's own kernel: ``read`` or ``refused``.
+
+    Every target must exist (checked as root first): a missing file is no proof of privacy."""
+    missing = [name for name, path in targets.items() if not path.exists()]
+    assert missing == [], missing
+    paths = json.dumps({name: str(path) for name, path in targets.items()})
+    result = run_sync(run_in_kernel(hub, learner, f"{TARGET}/{LESSON}", [PROBE % paths]))
+    assert result["errors"] == [], result["errors"]
+    found = json.loads(result["texts"][0])
+    found.pop("agentcore")
+    return dict(found)
+
+
+def shared_with_others(folder: Path) -> list[str]:
+    """What in ``folder`` (itself included) an account other than its owner may read, write or
+    enter (any permission of group or others), or is not the folder owner's."""
+    owner = folder.stat().st_uid
+    found = []
+    for where, folders, files in os.walk(folder):
+        for name in [".", *folders, *files]:
+            path = Path(where, name)
+            status = path.lstat()
+            if not stat.S_ISLNK(status.st_mode) and (
+                stat.S_IMODE(status.st_mode) & 0o077 or status.st_uid != owner
+            ):
+                found.append(f"{path.relative_to(folder)} {oct(status.st_mode)} {status.st_uid}")
+    return found
+
+
 def test_the_teacher_follows_progress_collects_and_grades_as_the_grader(
-    hub: Hub, class_pulled: dict[str, requests.Session], capsys: pytest.CaptureFixture[str]
+    hub: Hub,
+    class_pulled: dict[str, requests.Session],
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    """``progress``, ``collect``, ``grade``; while ada's and grace's lesson 03 is being graded,
+    and after, no learner reads the sources, another's submission or feedback, or the grades."""
     from scripts import grading
     from scripts.classroom import main
     from tests.test_grading import notebook
@@ -370,13 +412,40 @@ def test_the_teacher_follows_progress_collects_and_grades_as_the_grader(
 
     assert main(["collect", *folder]) == 0
     assert "ada: 1 lessons" in capsys.readouterr().out
-    submitted = hub.folder.root / "grading" / "submitted"
+    course = hub.folder.root / "grading"
+    submitted = course / "submitted"
     assert sorted(path.name for path in submitted.iterdir()) == ["ada", "grace"]
     assert (submitted / "ada" / "03-errors-en" / "03-errors.ipynb").exists()
+    grader = pwd.getpwnam(grading.grader_name(hub.folder))
+    assert Path(grader.pw_dir) == course and course.stat().st_uid == grader.pw_uid
+    assert shared_with_others(course) == []  # 0700 folders, 0600 files, all the grader's
 
+    # While lesson 03 is being graded (autograded, its feedback not made yet), grace tries to
+    # read ada's work, the solutions and the gradebook from her kernel.
+    assignment = Path("03-errors-en") / "03-errors.ipynb"
+    during: dict[str, Any] = {}
+    run_nbgrader = grading.run_nbgrader
+
+    def watched(*args: Any) -> None:
+        run_nbgrader(*args)
+        if args[3] == "autograde" and not during:
+            during["shared"] = shared_with_others(course)
+            during["grace"] = probe(hub, "grace", {
+                "the grading folder": course,
+                "the source, with its solutions": course / "source" / assignment,
+                "ada's submission": submitted / "ada" / assignment,
+                "ada's autograded notebook": course / "autograded" / "ada" / assignment,
+                "the gradebook": course / "gradebook.db",
+            })  # fmt: skip
+
+    monkeypatch.setattr(grading, "run_nbgrader", watched)
     assert main(["grade", *folder]) == 0
     out = capsys.readouterr().out
-    grades = Path(out.split("grades: ", 1)[1].strip())
+    assert f"graded as {grader.pw_name!r}" in out
+    assert during["shared"] == []
+    assert set(during["grace"].values()) == {"refused"}, during["grace"]
+    grades = Path(out.split("grades: ", 1)[1].split()[0])
+    assert grades == course / "grades.csv"
     with grades.open(newline="") as handle:
         scores = {
             row["student_id"]: float(row["raw_score"])
@@ -384,17 +453,108 @@ def test_the_teacher_follows_progress_collects_and_grades_as_the_grader(
             if row["assignment"] == "03-errors-en"
         }
     assert scores == {"ada": 2.0, "grace": 0.0}  # both of grace's answers are wrong ones
-    grader = pwd.getpwnam(grading.GRADER)
     assert (grades.parent / "gradebook.db").stat().st_uid == grader.pw_uid
+    assert shared_with_others(course) == []
     feedback = hub.home("ada") / "feedback" / "03-errors-en" / "03-errors.html"
     assert feedback.stat().st_uid == pwd.getpwnam("ada").pw_uid
     assert "03-errors" in feedback.read_text()
 
+    # After grading, ada reads her own feedback and nothing of grace's or the teacher's.
+    found = probe(hub, "ada", {
+        "ada's own feedback": feedback,
+        "the source, with its solutions": course / "source" / assignment,
+        "grace's submission": submitted / "grace" / assignment,
+        "grace's autograded notebook": course / "autograded" / "grace" / assignment,
+        "grace's feedback, in grading": course / "feedback" / "grace" / assignment.with_suffix(
+            ".html"
+        ),
+        "grace's feedback, in her home": hub.home("grace") / "feedback" / assignment.with_suffix(
+            ".html"
+        ),
+        "grades.csv": grades,
+        "the gradebook": course / "gradebook.db",
+    })  # fmt: skip
+    assert found.pop("ada's own feedback") == "read"
+    assert set(found.values()) == {"refused"}, found
+
+
+def test_two_classes_on_one_machine_grade_apart_and_are_removed_apart(
+    hub: Hub, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A second class (its own folder, learner and grader; no hub of its own: it shares the
+    first class's learner environment) collects, grades and is removed, chosen by
+    ``$AGENTCORE_CLASS`` alone, and the first class's grading is left as it was."""
+    from scripts import grading
+    from scripts.accounts import ensure_accounts
+    from scripts.classroom import main
+    from scripts.hub import ClassFolder
+    from scripts.serve import remove_class
+    from tests.test_grading import notebook
+
+    first = hub.folder
+    first_grader = grading.grader_account(first)
+    before = files_of(first.root / "grading")
+    second = ClassFolder(Path(tempfile.mkdtemp(prefix="agentcore-class-test-", dir="/var/tmp")))
+    try:
+        second.prepare()
+        ensure_accounts(["hopper"], "classtest-teacher-b", second.homes, second.logins)
+        second.environment.symlink_to(first.environment)
+        (second.root / "grading-env").symlink_to(grading.grading_environment(first))
+        hopper = pwd.getpwnam("hopper")
+        saved = json.dumps(notebook("solved")).encode("utf-8")
+        grading.account_files(
+            hopper, Path(hopper.pw_dir), write={f"{TARGET}/notebooks/en/03-errors.ipynb": saved}
+        )
+        monkeypatch.setenv("AGENTCORE_CLASS", str(second.root))
+        assert main(["collect"]) == 0
+        out = capsys.readouterr().out
+        assert f"class folder: {second.root} (from $AGENTCORE_CLASS)" in out
+        assert "hopper: 1 lessons" in out and "ada:" not in out
+        assert main(["grade"]) == 0
+        capsys.readouterr()
+        second_grader = pwd.getpwnam(grading.grader_name(second))
+        assert second_grader.pw_name != first_grader.pw_name
+        assert second_grader.pw_dir == str(second.root / "grading")
+        assert sorted(path.name for path in (second.root / "grading" / "submitted").iterdir()) == [
+            "hopper"
+        ]
+        with (second.root / "grading" / "grades.csv").open(newline="") as handle:
+            rows = list(csv.DictReader(handle))
+        assert {(row["student_id"], float(row["raw_score"])) for row in rows} == {("hopper", 2.0)}
+        assert (Path(hopper.pw_dir) / "feedback" / "03-errors-en" / "03-errors.html").exists()
+        assert shared_with_others(second.root / "grading") == []
+        assert files_of(first.root / "grading") == before
+
+        assert main(["remove"]) == 0
+        assert "removed 3 accounts" in capsys.readouterr().out  # hopper, its teacher, its grader
+        assert not second.root.exists()
+        for name in ("hopper", "classtest-teacher-b", second_grader.pw_name):
+            with pytest.raises(KeyError):
+                pwd.getpwnam(name)
+        assert pwd.getpwnam(first_grader.pw_name).pw_dir == str(first.root / "grading")
+        assert files_of(first.root / "grading") == before
+    finally:
+        remove_class(second)
+
+
+def files_of(folder: Path) -> dict[str, bytes]:
+    """Every regular file below ``folder`` (read as root), by its path relative to it."""
+    return {
+        str(path.relative_to(folder)): path.read_bytes()
+        for path in sorted(folder.rglob("*"))
+        if path.is_file() and not path.is_symlink()
+    }
+
 
 def test_serve_again_keeps_accounts_and_work_and_stops_without_leftovers(
-    classroom: Any, class_pulled: dict[str, requests.Session]
+    classroom: Any,
+    class_pulled: dict[str, requests.Session],
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     """The teacher stops the class and runs ``serve`` again (the last test of the module)."""
+    from scripts.classroom import main
+
     hub = classroom.hub
     note = "ada's own work, kept across a restart"
     write = (
@@ -435,6 +595,10 @@ def test_serve_again_keeps_accounts_and_work_and_stops_without_leftovers(
         rest, _ = serve.communicate(timeout=120)
         assert serve.returncode == 0, rest
         assert "the accounts and the learners' work are kept" in rest
+        # serve remembered its folder: the next command needs no --folder.
+        monkeypatch.delenv("AGENTCORE_CLASS", raising=False)
+        assert main(["progress"]) == 0
+        assert f"class folder: {classroom.folder.root} (the last serve" in capsys.readouterr().out
         assert not [pid for pid in started if psutil.pid_exists(pid)]
         uids = {pwd.getpwnam(name).pw_uid for name in classroom.settings.learners}
         left = [p.pid for p in psutil.process_iter(["uids"]) if p.info["uids"].real in uids]
