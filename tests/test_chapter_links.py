@@ -11,8 +11,9 @@ Markdown as CommonMark parses it (markdown-it-py), code spans and code blocks le
 
 - the header's chapter line links the chapter, titled, in the lesson's language;
 - a reference to a section (``§6.2``, ``section 4.2``, ``第 4.2 节``) and every ``本章`` ("this
-  chapter") is a link to that section of the chapter at the pinned commit, and the anchor is
-  the one of the section the link names; Stage 00 and Stage 02, where named, are linked too.
+  chapter") and "the chapter" is a link to that section of the chapter at the pinned commit,
+  and the anchor is the one of the section the link names; Stage 00 and Stage 02, where
+  named, are linked too.
 """
 
 from __future__ import annotations
@@ -64,6 +65,7 @@ UNLINKED = {
             NUMBERED,
         ),
         (re.compile(r"\bStage\s*0\d\b|\bprevious stage"), NAMED),
+        (re.compile(r"\b[Tt]he chapter\b"), NAMED),  # as 本章 in the Chinese lessons
     ],
     "zh-CN": [
         (re.compile(rf"§\s*{NUMBER}"), NUMBERED),
@@ -74,7 +76,9 @@ UNLINKED = {
         (re.compile(r"Stage\s*0\d|第[零一二]阶段|上一阶段"), NAMED),
     ],
 }
-SECTION_TEXT = re.compile(rf"^(?:本章)?(?:§\s*|[Ss]ections?\s+|第\s*)?({NUMBER})(?:\s*节)?$")
+SECTION_TEXT = re.compile(
+    rf"^(?:本章)?(?:§\s*|[Ss]ections?\s+|第\s*)?({NUMBER})(?:\s*节|\s+of the chapter)?$"
+)
 
 
 def github_anchor(heading: str) -> str:
