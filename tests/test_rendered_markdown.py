@@ -5,14 +5,15 @@ and on GitHub: all CommonMark. Emphasis that CommonMark does not close shows its
 text: ``**对应章节：**第 4 节`` is not bold, because a closing ``**`` that follows punctuation
 (``：``) and precedes a letter (``第``) is not right-flanking; ``**对应章节**：第 4 节`` is. This
 test renders every notebook's Markdown cells (both languages, learner and solution), README*.md
-and docs/**/*.md with markdown-it-py's CommonMark parser (plus tables) and looks at the text
-it produces, code spans and code blocks left out: a marker left in that text is a reader
-seeing asterisks.
+and the other pages at the top, notebooks/README.md and docs/**/*.md with markdown-it-py's
+CommonMark parser (plus tables) and looks at the text it produces, code spans and code blocks
+left out: a marker left in that text is a reader seeing asterisks.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import nbformat
 import pytest
@@ -23,7 +24,18 @@ from scripts.lessons import LANGUAGES, ROOT, lessons, solutions
 MARKDOWN = MarkdownIt("commonmark").enable("table")
 MARKERS = ("**", "__", "`")
 NOTEBOOKS = [path for language in LANGUAGES for path in lessons(language) + solutions(language)]
-PAGES = sorted(ROOT.glob("README*.md")) + sorted((ROOT / "docs").rglob("*.md"))
+# README*.md, CHANGELOG.md, LICENSE-lessons.md, notebooks/README.md and every page under docs/.
+PAGES = sorted(ROOT.glob("*.md")) + sorted((ROOT / "notebooks").glob("*.md"))
+PAGES += sorted((ROOT / "docs").rglob("*.md"))
+KNOWN = {  # pages another change rewrites; strict: the test fails once the page is fixed
+    "CHANGELOG.md": "2**53 written outside code (twice): ``2**53 - 1`` or 2⁵³ − 1 renders right",
+}
+
+
+def page_param(path: Path) -> Any:
+    name = path.relative_to(ROOT).as_posix()
+    marks = [pytest.mark.xfail(strict=True, reason=KNOWN[name])] if name in KNOWN else []
+    return pytest.param(path, id=name, marks=marks)
 
 
 def stray_markers(markdown: str) -> list[str]:
@@ -58,7 +70,7 @@ def test_a_lesson_renders_without_stray_markers(path: Path) -> None:
     assert not found, "\n".join(found)
 
 
-@pytest.mark.parametrize("path", PAGES, ids=lambda p: p.relative_to(ROOT).as_posix())
+@pytest.mark.parametrize("path", [page_param(path) for path in PAGES])
 def test_a_page_renders_without_stray_markers(path: Path) -> None:
     found = stray_markers(path.read_text(encoding="utf-8"))
     assert not found, "\n".join(repr(text[:80]) for text in found)
