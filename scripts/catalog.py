@@ -38,7 +38,7 @@ from pathlib import Path
 
 import polib
 from babel.messages.catalog import Catalog
-from babel.messages.extract import extract_from_dir
+from babel.messages.extract import extract_from_dir, extract_from_file
 from babel.messages.pofile import read_po, write_po
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -66,6 +66,10 @@ DROPPED_PLACEHOLDERS = {
 """Messages whose translation leaves out a placeholder of the English, and why."""
 
 
+COMMANDS = (ROOT / "scripts" / "lessons.py", ROOT / "scripts" / "slides.py")
+"""The course's own commands a learner or teacher runs (``my-work``, ``slides present``): what
+they print is looked up in the catalogs too, in the language of the locale or ``--language``."""
+
 LESSONS = ROOT / "notebooks" / "en"
 """The lessons' shared code cells print labels of the catalogs too (the same code in both
 languages); the English solution notebooks (and a lesson without one) are their source."""
@@ -92,7 +96,8 @@ def _parsed(source: str) -> ast.AST | None:
 
 
 def extracted_ids() -> dict[str, list[str]]:
-    """The literal message ids in the package's code and the lessons' code cells, with places."""
+    """The literal message ids in the package's code, the lessons' code cells and the course's
+    commands (:data:`COMMANDS`), with places."""
     found: dict[str, list[str]] = {}
     for place, source in lesson_code().items():
         tree = _parsed(source)
@@ -114,6 +119,12 @@ def extracted_ids() -> dict[str, list[str]]:
         # ("check." + key); a blank one is cli._say's indent, which prints, not looks up.
         if isinstance(message, str) and message.strip() and not message.endswith((".", "_")):
             found.setdefault(message, []).append(f"agentcore/{filename}:{lineno}")
+    for command in COMMANDS:
+        with contextlib.redirect_stderr(io.StringIO()):
+            extracted_here = list(extract_from_file("python", command, keywords=KEYWORDS))
+        for lineno, message, _comments, _context in extracted_here:
+            if isinstance(message, str) and message.strip() and not message.endswith((".", "_")):
+                found.setdefault(message, []).append(f"{command.relative_to(ROOT)}:{lineno}")
     return found
 
 
@@ -121,7 +132,8 @@ def _code_literals() -> tuple[set[str], set[str]]:
     """(every string literal of the package, every literal prefix of an id built at run time)."""
     literals: set[str] = set()
     prefixes: set[str] = set()
-    trees = [ast.parse(path.read_text(encoding="utf-8")) for path in sorted(PACKAGE.rglob("*.py"))]
+    sources = [*sorted(PACKAGE.rglob("*.py")), *COMMANDS]
+    trees = [ast.parse(path.read_text(encoding="utf-8")) for path in sources]
     trees += [tree for tree in map(_parsed, lesson_code().values()) if tree]
     for tree in trees:
         for node in ast.walk(tree):

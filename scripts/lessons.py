@@ -24,7 +24,9 @@ nbgrader cells the learner notebook is the same lesson, executed; exercises can 
 in the solution notebook afterwards.
 
 ``my-work`` copies the learner notebooks to the git-ignored ``my-work/<lang>/``, where a
-learner saves answers without touching the notebooks the tests compare.
+learner saves answers without touching the notebooks the tests compare. It speaks the learner's
+language: Chinese under a ``zh*`` locale (``LC_ALL``, ``LC_MESSAGES``, ``LANG``) or with
+``--language zh-CN``, as ``python -m agentcore`` does (its messages are in the catalogs).
 
 ``execute`` runs each notebook top to bottom on a fresh kernel (its own folder as the working
 directory), then stores the outputs. Widget views are kept out of stored outputs: a widget's
@@ -64,6 +66,7 @@ from nbgrader.preprocessors import (
 )
 
 from agentcore.course.judges.grade import code_stub
+from agentcore.course.text import Language, phrase
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
@@ -239,23 +242,24 @@ def learner_twin_source(learner: Path) -> Path:
     return learner.parent / "solutions" / learner.name
 
 
-def my_work(force: bool = False) -> list[Path]:
+def my_work(force: bool = False, says: Language = "en") -> list[Path]:
     """Copy the learner notebooks to ``my-work/<lang>/`` (git-ignored; the tests skip it).
 
     An existing copy is kept unless ``force``: a learner's saved answers are never overwritten
-    by accident. Returns the paths written.
+    by accident. Each copy is reported in ``says`` (``"en"`` or ``"zh-CN"``, the language
+    of the messages, not of the notebooks: both languages are copied). Returns the paths written.
     """
     written = []
     for language in LANGUAGES:
         for path in lessons(language):
             target = MY_WORK / language / path.name
             if target.exists() and not force:
-                print(f"kept {target} (exists; --force replaces it)")
+                print(phrase("my work.kept", says, target=target))
                 continue
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(path, target)
             written.append(target)
-            print(f"copied {path.relative_to(ROOT)} -> {target}")
+            print(phrase("my work.copied", says, source=path.relative_to(ROOT), target=target))
     return written
 
 
@@ -369,7 +373,9 @@ def main(argv: list[str]) -> int:
     elif command == "adopt":
         adopt(names)
     else:
-        my_work(force="--force" in names)
+        from agentcore.course.cli import help_language
+
+        my_work(force="--force" in names, says=help_language(names))
     return 0
 
 

@@ -43,7 +43,6 @@ notebook raises nbformat's error.
 
 from __future__ import annotations
 
-import argparse
 import ast
 import os
 import re
@@ -54,6 +53,8 @@ from pathlib import Path
 from typing import Any, Literal
 
 import nbformat
+
+from agentcore.course.text import Language, phrase
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
@@ -194,12 +195,12 @@ def _shown(path: Path) -> str:
     return str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path)
 
 
-def lesson_source(lesson: str, language: str, learner: bool = False) -> Path:
+def lesson_source(lesson: str, language: str, learner: bool = False, says: Language = "en") -> Path:
     """The tracked notebook of ``lesson`` ("01" or a name such as "01-appendix-inside-the-loop").
 
     The solution notebook (``notebooks/<lang>/solutions/``), or the learner notebook with
     ``learner``. A bare number names the lesson, not its appendix. Raises ``ValueError`` naming
-    the lessons there are if none matches.
+    the lessons there are if none matches, in the language ``says``.
     """
     folder = NOTEBOOKS / language if learner else NOTEBOOKS / language / "solutions"
     found = sorted(folder.glob("[0-9][0-9]-*.ipynb"))
@@ -210,7 +211,11 @@ def lesson_source(lesson: str, language: str, learner: bool = False) -> Path:
     ]
     if len(matches) != 1:
         names = ", ".join(path.stem for path in found)
-        raise ValueError(f"no lesson {lesson!r} in {_shown(folder)}; the lessons are: {names}")
+        raise ValueError(
+            phrase(
+                "slides.no lesson", says, lesson=repr(lesson), folder=_shown(folder), lessons=names
+            )
+        )
     return matches[0]
 
 
@@ -233,54 +238,65 @@ def present(argv: list[str]) -> int:
     Returns 2 (with the reason) for an unknown lesson or a RISE the patch does not fit;
     otherwise it does not return: the process is JupyterLab until Ctrl-C.
     """
+    # The parser of python -m agentcore: help, usage and flag errors in ``says``.
+    from agentcore.course.cli import _Parser as LocalizedParser
+    from agentcore.course.cli import _wrapped as wrapped
+    from agentcore.course.cli import help_language
     from scripts import rise_patch
 
     own, lab_args = (
         (argv[: argv.index("--")], argv[argv.index("--") + 1 :]) if "--" in argv else (argv, [])
     )
-    parser = argparse.ArgumentParser(prog="python -m scripts.slides present")
-    parser.add_argument("lesson", help='a lesson number ("01") or name')
+    # What it prints speaks --language when given, else the locale (as python -m agentcore).
+    says = help_language(own)
+    prog = "python -m scripts.slides present"
+    parser = LocalizedParser(
+        says, prog=prog, description=wrapped(phrase("slides.description", says), 78)
+    )
+    parser.add_argument("lesson", help=wrapped(phrase("slides.lesson", says)))
     parser.add_argument(
-        "--language", choices=LANGUAGES, default="en", help="the lesson's language (default: en)"
+        "--language", choices=LANGUAGES, default="en", help=wrapped(phrase("slides.language", says))
     )
     parser.add_argument(
-        "--learner", action="store_true", help="the learner notebook, not the solution"
+        "--learner", action="store_true", help=wrapped(phrase("slides.learner", says))
     )
-    parser.add_argument("--folder", type=Path, default=PRESENTING, help="where the copy goes")
+    parser.add_argument(
+        "--folder", type=Path, default=PRESENTING, help=wrapped(phrase("slides.folder", says))
+    )
     options = parser.parse_args(own)
     try:
-        source = lesson_source(options.lesson, options.language, options.learner)
+        source = lesson_source(options.lesson, options.language, options.learner, says)
         rise_patch.apply()
     except (ValueError, rise_patch.RisePatchError) as error:
-        print(f"error: {error}", file=sys.stderr)
+        message = str(error)
+        if isinstance(error, rise_patch.RisePatchError):
+            message = phrase("slides.rise patch", says, message=message)
+        print(phrase("cli.error", says, prog=prog, message=message), file=sys.stderr)
         return 2
     folder = options.folder.resolve()
     copy = presentation_copy(source, folder)
-    print(
-        f"presenting a copy of {_shown(source)}: {_shown(copy)}"
-        " (the tracked notebook stays as it is)"
-    )
-    print("in JupyterLab: Run > Run All Cells, then the toolbar button Render as Reveal Slideshow")
-    lab_args = root_arguments(lab_args)
+    print(phrase("slides.presenting", says, source=_shown(source), copy=_shown(copy)))
+    print(phrase("slides.how to show", says))
+    lab_args = root_arguments(lab_args, says)
     sys.stdout.flush()
     command = [sys.executable, "-m", "jupyterlab", f"--ServerApp.root_dir={folder}"]
     os.execv(sys.executable, [*command, *lab_args, str(copy)])
 
 
-def root_arguments(lab_args: list[str]) -> list[str]:
+def root_arguments(lab_args: list[str], says: Language = "en") -> list[str]:
     """``lab_args`` with ``--allow-root`` in front when this process runs as root.
 
     Jupyter Server refuses to start as root ("Running as root is not recommended. Use
     --allow-root to bypass.") unless told ``--allow-root`` (``ServerApp.allow_root``). A
     teacher presenting on the class's machine, where ``serve`` runs as root, is root: the flag
-    is added, and said so, unless the arguments already set it.
+    is added, and said so in the language ``says``, unless the arguments already set it.
     """
     if os.geteuid() != 0 or any(
         arg in ("--allow-root", "--no-allow-root") or arg.startswith("--ServerApp.allow_root")
         for arg in lab_args
     ):
         return lab_args
-    print("running as root: starting JupyterLab with --allow-root")
+    print(phrase("slides.allow root", says))
     return ["--allow-root", *lab_args]
 
 

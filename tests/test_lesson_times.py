@@ -30,7 +30,7 @@ CHINESE_CHARACTER = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 LATIN_OR_DIGIT = re.compile(r"[A-Za-z0-9]")
 STATED = {
     "en": re.compile(r"\*\*Time:\*\* about (\d+) minutes"),
-    "zh-CN": re.compile(r"\*\*用时：\*\*约 (\d+) 分钟"),
+    "zh-CN": re.compile(r"\*\*用时\*\*：约 (\d+) 分钟"),
 }
 NAMES = [path.name for path in lessons("en")]
 

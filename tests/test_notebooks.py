@@ -577,12 +577,12 @@ def test_zh_cn_lesson_speaks_with_one_voice(path: Path) -> None:
     cells = read(path).cells
     header = cells[0].source.split("\n")
     assert re.match(r"^# \d\d( 附录)? · \S", header[0]), header[0]
-    sections = r"^\*\*对应章节：\*\*.+ · \*\*用时：\*\*约 \d+ 分钟$"
+    sections = r"^\*\*对应章节\*\*：.+ · \*\*用时\*\*：约 \d+ 分钟$"
     assert any(re.match(sections, x) for x in header)
     assert any(
         "[术语表](../../docs/GLOSSARY.md)" in x and x.endswith("| **简体中文**") for x in header
     )
-    assert any(x.startswith("**预备知识：**") for x in header)
+    assert any(x.startswith("**预备知识**：") for x in header)
     assert any(x in ("**学完这一课，你能够：**", "**学完这份附录，你能够：**") for x in header)
     titles = [
         line
@@ -654,7 +654,7 @@ def test_both_languages_state_the_same_time_and_links_in_the_header(path: Path) 
     chinese = header_lines(ROOT / "notebooks" / "zh-CN" / "solutions" / path.name)
     minutes = re.search(r"about (\d+) minutes", english[2])
     assert minutes, english[2]
-    assert f"**用时：**约 {minutes.group(1)} 分钟" in chinese[2], (english[2], chinese[2])
+    assert f"**用时**：约 {minutes.group(1)} 分钟" in chinese[2], (english[2], chinese[2])
     assert nav_targets(english[4]) == nav_targets(chinese[4]), (english[4], chinese[4])
     assert chinese[4].endswith(f"[English](../en/{path.name}) | **简体中文**"), chinese[4]
 

@@ -152,6 +152,8 @@ def test_present_refuses_an_unknown_lesson_before_starting_anything(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     assert slides.main(["present", "99", "--language", "zh-CN"]) == 2
+    assert "没有课程 '99'" in capsys.readouterr().err
+    assert slides.main(["present", "99", "--language", "en"]) == 2
     assert "no lesson '99'" in capsys.readouterr().err
 
 
