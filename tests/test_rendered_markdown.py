@@ -27,15 +27,10 @@ NOTEBOOKS = [path for language in LANGUAGES for path in lessons(language) + solu
 # README*.md, CHANGELOG.md, LICENSE-lessons.md, notebooks/README.md and every page under docs/.
 PAGES = sorted(ROOT.glob("*.md")) + sorted((ROOT / "notebooks").glob("*.md"))
 PAGES += sorted((ROOT / "docs").rglob("*.md"))
-KNOWN = {  # pages another change rewrites; strict: the test fails once the page is fixed
-    "CHANGELOG.md": "2**53 written outside code (twice): ``2**53 - 1`` or 2⁵³ − 1 renders right",
-}
 
 
 def page_param(path: Path) -> Any:
-    name = path.relative_to(ROOT).as_posix()
-    marks = [pytest.mark.xfail(strict=True, reason=KNOWN[name])] if name in KNOWN else []
-    return pytest.param(path, id=name, marks=marks)
+    return pytest.param(path, id=path.relative_to(ROOT).as_posix())
 
 
 def stray_markers(markdown: str) -> list[str]:
