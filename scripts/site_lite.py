@@ -54,9 +54,9 @@ PYODIDE_NPM = "pyodide@314.0.4"
 BROWSER_SKIP_TAG = "needs-installed-course"
 SKIP_SENTENCE = {
     "en": "Skipped in the browser: this cell needs the installed course (local servers, "
-    "subprocesses or DeepSeek). Install it (README, Quick start) to run it.",
+    "subprocesses or DeepSeek). Install it (README, Install and run) to run it.",
     "zh-CN": "浏览器中跳过：这个单元格需要本地安装的课程（本地服务器、子进程或 DeepSeek）。"
-    "按 README 的「快速开始」安装后即可运行。",
+    "按 README 的「安装并运行」安装后即可运行。",
 }
 # What the kernel installs when it starts (pyodide-kernel's worker.ts: micropip, piplite, then
 # ipykernel, comm, pyodide-kernel, jedi, ipython), and what the lessons import.
