@@ -658,6 +658,10 @@ def verdict(
     unknown language.
     """
     language = resolve_language(language)
+    if exercise not in EXERCISES:  # the lessons' judges not imported yet (see judges.load)
+        from agentcore.course.judges import load
+
+        load()
     if exercise not in EXERCISES:  # a typo in a check cell: say which names exist
         known = ", ".join(sorted(EXERCISES))
         raise KeyError(f"no exercise is named {exercise!r}; the exercises are: {known}")
