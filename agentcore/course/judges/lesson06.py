@@ -27,6 +27,8 @@ from agentcore.course.judges.core import (
     plain,
     replace_list,
     same,
+    same_words,
+    shape,
     written_key,
 )
 from agentcore.course.judges.runs import (
@@ -131,9 +133,9 @@ def two_calls(ns: Namespace) -> Judgement:
     """
     turns = ns["my_turns"]
     if not isinstance(turns, (list, tuple)) or not all(type(t) is ModelTurn for t in turns):
-        return False, "turns_not_list", {"kind": kind(turns)}
-    if len(turns) < 2:
-        return False, "turns_too_few", {"count": len(turns)}
+        return False, "turns_not_list", {"kind": shape(turns)}
+    if len(turns) != 2:  # the task's two turns: a third is never reached, and not asked for
+        return False, "turns_count", {"count": len(turns)}
     first = turns[0].tool_calls
     if len(first) != 2:
         return False, "turns_first", {"count": len(first)}
@@ -156,7 +158,7 @@ def two_calls(ns: Namespace) -> Judgement:
         return guess
     if not same(guess["tool executions"], run.tool_executions):
         return False, "turns_prediction_executions", {}
-    if not same(guess["error"], error_name(run.error)):
+    if not same_words(guess["error"], error_name(run.error)):
         return False, "turns_prediction_error", {}
     return True, "turns_right", {}
 
@@ -455,7 +457,7 @@ def max_steps_one(ns: Namespace) -> Judgement:
         "tool executions": run.tool_executions,
         "error": "-" if run.error is None else error_name(run.error),
     }
-    wrong = [key for key in MAX_STEPS_KEYS if not same(guess[key], actual[key])]
+    wrong = [key for key in MAX_STEPS_KEYS if not same_words(guess[key], actual[key])]
     if wrong:
         return False, "max_steps_wrong", {"count": len(wrong), "field": wrong[0]}
     return True, "max_steps_right", {}
