@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from agentcore.course.judges.core import (
@@ -64,9 +65,15 @@ def predict_lengths(ns: Namespace) -> Judgement:
     return True, "lengths_right", {}
 
 
-def _refused(error: InvalidModelTurnError, turns: list[ModelTurn]) -> Judgement:
-    """The hint for a turn the runtime refused: a call_id repeated within the turn itself, one
-    an earlier turn used, or (neither) the runtime's other reasons."""
+def _refused(
+    error: InvalidModelTurnError, turns: list[ModelTurn], unbuilt: list[InvalidModelTurnError]
+) -> Judgement:
+    """The hint for a turn the runtime refused: a call_id repeated within the turn itself (the
+    learner's ``ModelTurn(...)`` refused it, ``unbuilt``), one an earlier turn used, or
+    (neither) the runtime's other reasons."""
+    repeated = re.search(r"repeats call_id ('[^']*')", str(unbuilt[0])) if unbuilt else None
+    if repeated is not None:
+        return False, "never_stops_ids_in_turn", {"ids": repeated.group(1)}
     last = [str(call.call_id) for call in turns[-1].tool_calls] if turns else []
     twice = sorted({call_id for call_id in last if last.count(call_id) > 1})
     if twice:
@@ -92,9 +99,14 @@ def never_stops(ns: Namespace) -> Judgement:
     # invalid turn, and the hint must name it (not the call_ids)
     not_turns: list[str] = []
     turns: list[ModelTurn] = []
+    unbuilt: list[InvalidModelTurnError] = []
 
     def watched(messages: Any, tools: Any) -> Any:
-        turn = fresh_calls(messages, tools)
+        try:
+            turn = fresh_calls(messages, tools)
+        except InvalidModelTurnError as error:  # ModelTurn(...) itself refused the turn
+            unbuilt.append(error)
+            raise
         if type(turn) is not ModelTurn:
             not_turns.append(kind(turn))
         else:
@@ -118,7 +130,7 @@ def never_stops(ns: Namespace) -> Judgement:
         if not_turns:
             return False, "never_stops_not_a_turn", {"kind": not_turns[0]}
         if isinstance(result, InvalidModelTurnError):
-            return _refused(result, turns)
+            return _refused(result, turns, unbuilt)
         if not isinstance(result, MaxStepsExceeded):  # the runtime's error names the refusal
             return False, "never_stops_failed", {"error": error_name(result)}
         sizes = [len(m["tool_calls"]) for m in result.messages if m.get("tool_calls")]
