@@ -16,6 +16,7 @@ import json
 import textwrap
 import threading
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -23,6 +24,8 @@ from rig_answers import DRAINS_THE_MODEL
 
 from agentcore.course import checks
 from agentcore.course.judges import code_places, core, lesson00, lesson06_appendix
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def judged(exercise: str, code: str, **given: Any) -> str:
@@ -944,3 +947,25 @@ def test_a_temperature_f_key_is_not_the_tasks_definition_of_success() -> None:
         """,
     )
     assert line.startswith("✘") and "its own failure record" in line, line
+
+
+def test_the_where_reasons_come_with_the_verdict_not_before_an_attempt() -> None:
+    # the fold-out under the check listed every answer; the reasons now come with the ✔
+    from scripts.lessons import LANGUAGES
+
+    places = ("_ask_model", "_execute", "_check_turn", "_loop")
+    for language in LANGUAGES:
+        for folder in ("", "solutions/"):
+            path = f"notebooks/{language}/{folder}06-appendix-reference-and-trajectory.ipynb"
+            notebook = json.loads((ROOT / path).read_text(encoding="utf-8"))
+            why = next(
+                "".join(cell["source"])
+                for cell in notebook["cells"]
+                if cell["cell_type"] == "markdown" and "<details>" in "".join(cell["source"])
+                and "code_places" in "".join(cell["source"])
+            )
+            assert not any(place in why for place in places), (path, why)
+    line = judged("where", WHERE_RIGHT)
+    assert line.startswith("✔") and all(place in line for place in places), line
+    wrong = judged("where", WHERE_RIGHT.replace("AgentRuntime._loop", "AgentRun.step"))
+    assert not any(place in wrong for place in places), wrong
