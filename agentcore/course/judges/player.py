@@ -19,6 +19,12 @@ one JSON frame on ``WRITE_FD``:
   (the validated instance kept), its arguments model's Python-mode validation, its handler run;
 * ``replace_list``: a list of the namespace given new items, in place (``outbox``).
 
+The player holds no judge: importing :mod:`agentcore.course.judges` imports none, the lessons'
+``agentcore.course.checks`` is :mod:`agentcore.course.judges.grading_checks` here (``check``
+prints that the grade judges, ``accepted`` is ``False``), and once the first cell runs the audit
+hook refuses to open the judges' files. So an answer cell that tries answers until the
+self-check says ``✔`` finds none.
+
 A function of the referee's that the learner's code receives (a model factory) arrives as a
 :class:`Callback`; calling it asks the referee, which may ask the player more while it answers.
 Nothing the player says is trusted: the referee judges what it answers, and a player that
