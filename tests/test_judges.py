@@ -537,10 +537,10 @@ def test_an_answer_written_outside_its_answer_cell_is_named_not_accepted() -> No
     run('forget("my_lengths")\nmy_lengths = [1, 4, 6, 7]')
     assert verdict().startswith("✔")
     # a check called at the end of the answer cell itself reads what that cell just made
-    run('my_lengths = [0]')
+    run("my_lengths = [0]")
     run(
         'forget("my_lengths")\nmy_lengths = [1, 4, 6, 7]\n'
-        'from agentcore.course.checks import verdict\n'
+        "from agentcore.course.checks import verdict\n"
         'inside = verdict("predict_lengths", "en")[1]'
     )
     assert shell.user_ns["inside"].startswith("✔"), shell.user_ns["inside"]
@@ -676,11 +676,17 @@ def test_case_and_surrounding_blanks_are_aside_everywhere(exercise: str, answer:
             WHERE_RIGHT.replace('"runtime.py", "AgentRuntime._loop"', '"runtime", "_loop"'),
             "no file named runtime",
         ),
-        ("never_stops", NEVER_STOPS_RIGHT + 'my_counts = {"model turns": 3, "tool executions": 9}',
-         '"model_turns" and "tool_executions"'),
-        ("max_steps_one",
-         'my_max_steps_prediction = {"status": "failed", "model_turns": 1,'
-         ' "tool_executions": 1, "error": "MaxStepsExceeded"}', "'model turns'"),
+        (
+            "never_stops",
+            NEVER_STOPS_RIGHT + 'my_counts = {"model turns": 3, "tool executions": 9}',
+            '"model_turns" and "tool_executions"',
+        ),
+        (
+            "max_steps_one",
+            'my_max_steps_prediction = {"status": "failed", "model_turns": 1,'
+            ' "tool_executions": 1, "error": "MaxStepsExceeded"}',
+            "'model turns'",
+        ),
     ],
 )
 def test_no_other_spelling_is_accepted(exercise: str, answer: str, named: str) -> None:
@@ -765,7 +771,7 @@ def test_compare_cities_names_the_form_for_an_answer_not_in_it() -> None:
             return ModelTurn(final_text=f"{colder} is not warmer than {warmer}.")
         """,
     )
-    assert line.startswith("✘") and "then \"is warmer\"" in line, line
+    assert line.startswith("✘") and 'then "is warmer"' in line, line
 
 
 def test_a_check_that_drains_the_model_cannot_tell_the_honest_one() -> None:
@@ -921,13 +927,15 @@ def test_three_turns_where_the_task_asks_for_two_are_refused() -> None:
     third = "    ModelTurn(final_text='done'),\n]\n"
     line = judged(
         "two_calls",
-        TOKYO_PARIS_TURN + third
+        TOKYO_PARIS_TURN
+        + third
         + 'my_prediction = {"tool executions": 2, "error": "InvalidModelTurnError"}',
     )
     assert line.startswith("✘") and "exactly two" in line, line
     right = judged(
         "two_calls",
-        TOKYO_PARIS_TURN + "]\n"
+        TOKYO_PARIS_TURN
+        + "]\n"
         + 'my_prediction = {"tool executions": 2, "error": "InvalidModelTurnError"}',
     )
     assert right.startswith("✔"), right
@@ -961,7 +969,8 @@ def test_the_where_reasons_come_with_the_verdict_not_before_an_attempt() -> None
             why = next(
                 "".join(cell["source"])
                 for cell in notebook["cells"]
-                if cell["cell_type"] == "markdown" and "<details>" in "".join(cell["source"])
+                if cell["cell_type"] == "markdown"
+                and "<details>" in "".join(cell["source"])
                 and "code_places" in "".join(cell["source"])
             )
             assert not any(place in why for place in places), (path, why)
@@ -969,3 +978,22 @@ def test_the_where_reasons_come_with_the_verdict_not_before_an_attempt() -> None
     assert line.startswith("✔") and all(place in line for place in places), line
     wrong = judged("where", WHERE_RIGHT.replace("AgentRuntime._loop", "AgentRun.step"))
     assert not any(place in wrong for place in places), wrong
+
+
+def test_where_says_never_runs_only_of_code_the_run_never_calls() -> None:
+    # the handler runs in the Tokyo run (it is the tool, not the application executing it)
+    handler = judged(
+        "where",
+        WHERE_RIGHT.replace(
+            '("runtime.py", "AgentRuntime._execute")',
+            '("teaching_tools.py", "get_teaching_weather")',
+        ),
+    )
+    assert handler.startswith("✘") and "never runs" not in handler, handler
+    protocol = judged(
+        "where",
+        WHERE_RIGHT.replace(
+            'runtime.py", "AgentRuntime._ask_model', 'protocol.py", "Model.generate'
+        ),
+    )
+    assert "Model.generate never runs" in protocol, protocol

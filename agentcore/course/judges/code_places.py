@@ -183,6 +183,8 @@ class Places:
     errors: frozenset[Any]
     stops: frozenset[Any]
     protocol: Any
+    ran_in_the_run: frozenset[Any] = frozenset()
+    """Every code object called during the lesson's Tokyo run (any module's)."""
 
     def accepts(self, question: str, owner: Any, value: Any) -> bool:
         """Whether ``value`` (found on ``owner``, a class or a module) answers ``question``:
@@ -191,9 +193,10 @@ class Places:
         return _code(value) in getattr(self, question)
 
     def ran(self, value: Any) -> bool:
-        """Whether ``value`` is a place of any question: a class the runs used, or code the
-        runs' stacks showed."""
-        return any(_code(value) in getattr(self, question) for question in QUESTIONS)
+        """Whether ``value`` (a function or method) was called during the lesson's Tokyo run;
+        ``True`` for a class or anything else without code of its own (nothing is claimed)."""
+        code = _code(value)
+        return not isinstance(code, CodeType) or code in self.ran_in_the_run
 
 
 def places() -> Places:
@@ -216,10 +219,13 @@ def places() -> Places:
     state_codes = {_code(value) for value in vars(state_type).values() if inspect.isfunction(value)}
     found["state"].add(state_type)
 
+    called: set[CodeType] = set()
+
     def profile(frame: FrameType, event: str, arg: Any) -> None:
         if event != "call":
             return
         code = frame.f_code
+        called.add(code)
         if code in model_codes:
             between, loop = _path_to_loop(frame.f_back)
             found["decides"] |= between | {code}
@@ -246,7 +252,11 @@ def places() -> Places:
     found["stops"].discard(None)
     if not all(found.values()) or run.result is None:
         raise RuntimeError(f"the reference runs did not show every place: {found}")
-    return Places(**{q: frozenset(found[q]) for q in QUESTIONS}, protocol=model_protocol())
+    return Places(
+        **{q: frozenset(found[q]) for q in QUESTIONS},
+        protocol=model_protocol(),
+        ran_in_the_run=frozenset(called),
+    )
 
 
 # ----------------------------------------------------------------------------- the learner's names
