@@ -997,3 +997,15 @@ def test_where_says_never_runs_only_of_code_the_run_never_calls() -> None:
         ),
     )
     assert "Model.generate never runs" in protocol, protocol
+
+
+def test_a_key_error_in_fresh_calls_is_named_not_only_model_error() -> None:
+    line = judged(
+        "never_stops",
+        """
+        def fresh_calls(messages, tools):
+            return messages[-1]["tool_calls"]  # the first transcript has no such key
+        my_counts = {"model_turns": 3, "tool_executions": 9}
+        """,
+    )
+    assert "KeyError (fresh_calls)" in line, line

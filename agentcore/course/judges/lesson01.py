@@ -17,7 +17,7 @@ from agentcore.course.judges.core import (
     same,
     written_key,
 )
-from agentcore.course.judges.runs import outcome
+from agentcore.course.judges.runs import failure_shown, outcome
 from agentcore.course.teaching_tools import build_tools
 from agentcore.course.weather import weather_request
 from agentcore.errors import InvalidModelTurnError, MaxStepsExceeded
@@ -132,7 +132,8 @@ def never_stops(ns: Namespace) -> Judgement:
         if isinstance(result, InvalidModelTurnError):
             return _refused(result, turns, unbuilt)
         if not isinstance(result, MaxStepsExceeded):  # the runtime's error names the refusal
-            return False, "never_stops_failed", {"error": error_name(result)}
+            # a KeyError in fresh_calls is named, not only the runtime's ModelError around it
+            return False, "never_stops_failed", {"error": failure_shown(result, "fresh_calls")}
         sizes = [len(m["tool_calls"]) for m in result.messages if m.get("tool_calls")]
         if any(size != 3 for size in sizes):
             return False, "never_stops_size", {"sizes": sizes}
