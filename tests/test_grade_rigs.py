@@ -798,3 +798,167 @@ def test_a_patched_shuffle_changes_nothing_in_the_judge() -> None:
     wrong = patch + 'forget("unanswered_calls")\ndef unanswered_calls(messages):\n    return []\n'
     ok, line = graded("03-errors.ipynb", "unanswered_calls", wrong)
     assert not ok, line
+
+
+# A new learner's (2026-12-07): an answer cell that asks the self-check until it says ✔. In a
+# learner's kernel each finds the answer (the self-check is an oracle by design); in a grade the
+# player holds no judge: check() prints that the grade judges, accepted() is False, and a judge
+# module cannot be imported or read.
+BRUTE_FORCE = {
+    "workflow_or_agent through accepted()": (
+        "00-fixed-script.ipynb",
+        "workflow_or_agent",
+        """
+forget("my_answers")
+import itertools
+from agentcore.course.checks import accepted
+for choice in itertools.product(("workflow", "agent"), repeat=4):  # 16 combinations
+    my_answers = dict(zip("ABCD", choice))
+    if accepted("workflow_or_agent"):
+        break
+else:
+    my_answers = {"A": "agent", "B": "agent", "C": "agent", "D": "agent"}
+""",
+    ),
+    "profile_for_quirks through check()": (
+        "05-appendix-local-model.ipynb",
+        "profile_for_quirks",
+        """
+forget("my_profile")
+import contextlib, io
+from agentcore.course.checks import check
+from agentcore.providers.chat_profiles import CHAT_PROFILES
+for my_profile in list(CHAT_PROFILES) + ["none of them"]:  # 6 profiles
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        check("profile_for_quirks", "en")
+    if printed.getvalue().startswith("✔"):
+        break
+""",
+    ),
+    "reminder_twice through verdict()": (
+        "06-experiments.ipynb",
+        "reminder_twice",
+        """
+forget("my_reminders", "sent_twice")
+from agentcore.course.checks import verdict
+def tries():
+    for stop in range(4):
+        for observe in range(4):
+            for twice in (False, True):  # 32 in all
+                yield {"stop": stop, "observe": observe}, twice
+for my_reminders, sent_twice in tries():
+    if verdict("reminder_twice", "en")[0]:
+        break
+else:
+    my_reminders, sent_twice = {"stop": 0, "observe": 0}, False
+""",
+    ),
+    "where through check(), one question at a time, every method of agentcore.runtime": (
+        "06-appendix-reference-and-trajectory.ipynb",
+        "where",
+        """
+forget("my_where")
+import contextlib, inspect, io
+import agentcore.runtime
+from agentcore.course.checks import check
+names = []
+for name, value in vars(agentcore.runtime).items():
+    if inspect.isclass(value) and value.__module__ == "agentcore.runtime":
+        names.append(name)
+        names += [f"{name}.{method}" for method in vars(value) if not method.startswith("__")]
+    elif inspect.isfunction(value) and value.__module__ == "agentcore.runtime":
+        names.append(name)
+questions = ("decides", "executes", "state", "errors", "stops")
+my_where = {question: ("runtime.py", names[0]) for question in questions}
+for question in questions:
+    for name in names:
+        my_where[question] = ("runtime.py", name)
+        printed = io.StringIO()
+        with contextlib.redirect_stdout(printed):
+            check("where", "en")
+        line = printed.getvalue()
+        if line.startswith("✔") or f" {question}" not in line:
+            break
+""",
+    ),
+    "the judges imported past the checks": (
+        "00-fixed-script.ipynb",
+        "workflow_or_agent",
+        """
+forget("my_answers")
+import itertools
+my_answers = {"A": "agent", "B": "agent", "C": "agent", "D": "agent"}
+try:
+    from agentcore.course.judges import core, load
+    load()
+    for choice in itertools.product(("workflow", "agent"), repeat=4):
+        my_answers = dict(zip("ABCD", choice))
+        if core.verdict("workflow_or_agent", "en", globals())[0]:
+            break
+except Exception:
+    pass
+""",
+    ),
+    "a judge's file read and run": (
+        "00-fixed-script.ipynb",
+        "workflow_or_agent",
+        """
+forget("my_answers")
+import itertools, pathlib, agentcore
+my_answers = {"A": "agent", "B": "agent", "C": "agent", "D": "agent"}
+try:
+    path = pathlib.Path(agentcore.__file__).parent / "course" / "judges" / "lesson00.py"
+    judge = {"__name__": "judge"}
+    exec(path.read_text(), judge)
+    for choice in itertools.product(("workflow", "agent"), repeat=4):
+        if all(judge["job_digest"](job, answer) == judge["_RIGHT_DIGESTS"][job]
+               for job, answer in zip("ABCD", choice)):
+            my_answers = dict(zip("ABCD", choice))
+except Exception:
+    pass
+""",
+    ),
+}
+
+
+@pytest.mark.parametrize(
+    "rig", [rig for rig in sorted(BRUTE_FORCE) if "through" in rig and "profile" not in rig]
+)
+def test_a_brute_force_answer_finds_the_answer_in_a_learners_own_kernel(rig: str) -> None:
+    # the cheats are real: the self-check answers them (profile_for_quirks needs a loopback
+    # server per try, so only its grade is tried)
+    from IPython.core.interactiveshell import InteractiveShell
+
+    _, exercise, code = BRUTE_FORCE[rig]
+    shell = InteractiveShell.instance()
+    shell.run_cell("from agentcore.course.checks import forget", store_history=False)
+    result = shell.run_cell(textwrap.dedent(code), store_history=False)
+    assert result.error_in_exec is None, result.error_in_exec
+    assert checks.verdict(exercise, "en")[0]
+    for name in checks.EXERCISES[exercise].names:
+        shell.user_ns.pop(name, None)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rig", sorted(BRUTE_FORCE))
+def test_a_brute_force_answer_scores_zero_in_a_grade(rig: str) -> None:
+    name, exercise, code = BRUTE_FORCE[rig]
+    ok, line = graded(name, exercise, code, timeout=240)
+    assert not ok, line
+    assert "did not finish" not in line, line
+
+
+@pytest.mark.slow
+def test_an_answer_cell_that_calls_check_keeps_its_point_in_a_grade() -> None:
+    # a learner's kernel allows a check at the end of the answer cell: the grade's stand-in
+    # prints a line instead of a verdict and raises nothing
+    code = """
+forget("my_answers")
+my_answers = {"A": "workflow", "B": "agent", "C": "workflow", "D": "agent"}
+from agentcore.course.checks import accepted, check, verdict
+check("workflow_or_agent")
+assert not accepted("workflow_or_agent") and not verdict("workflow_or_agent")[0]
+"""
+    ok, line = graded("00-fixed-script.ipynb", "workflow_or_agent", code)
+    assert ok, line

@@ -16,6 +16,7 @@ import json
 import textwrap
 import threading
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -23,6 +24,8 @@ from rig_answers import DRAINS_THE_MODEL
 
 from agentcore.course import checks
 from agentcore.course.judges import code_places, core, lesson00, lesson06_appendix
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def judged(exercise: str, code: str, **given: Any) -> str:
@@ -198,10 +201,6 @@ WHERE_LESSON = {
     "decides": [
         ("runtime.py", "AgentRuntime._ask_model"),
         ("weather.py", "ScriptedWeatherModel.generate"),
-        ("scripted.py", "ScriptedModel.generate"),
-        ("deepseek.py", "DeepSeekResponsesModel.generate"),
-        ("protocol.py", "Model"),
-        ("protocol.py", "Model.generate"),
     ],
     "executes": [("runtime.py", "AgentRuntime._execute"), ("tools.py", "Tool.execute")],
     "state": [("runtime.py", "AgentRun"), ("runtime.py", "AgentRun.record")],
@@ -218,13 +217,40 @@ WHERE_LESSON = {
 }
 """What the lesson's "why" names for each question: the places read from the runs hold each."""
 
+WHERE_RIGHT = (
+    'my_where = {"decides": ("runtime.py", "AgentRuntime._ask_model"),'
+    ' "executes": ("runtime.py", "AgentRuntime._execute"), "state": ("runtime.py", "AgentRun"),'
+    ' "errors": ("runtime.py", "AgentRuntime._check_turn"),'
+    ' "stops": ("runtime.py", "AgentRuntime._loop")}'
+)
+NEVER_STOPS_RIGHT = """
+from agentcore import ModelTurn, ToolCall
+def fresh_calls(messages, tools):
+    n = len(messages)
+    return ModelTurn(tool_calls=[
+        ToolCall(f"call-{n}-{i}", "get_teaching_weather", {"city": "Tokyo"}) for i in range(3)
+    ])
+"""
+
 WHERE_NOT = {
-    "decides": [("runtime.py", "AgentRuntime._loop"), ("runtime.py", "AgentRun.step")],
+    "decides": [
+        ("runtime.py", "AgentRuntime._loop"),
+        ("runtime.py", "AgentRun.step"),
+        # never on the stack of the lesson's Tokyo run, whose model is ScriptedWeatherModel
+        ("scripted.py", "ScriptedModel.generate"),
+        ("deepseek.py", "DeepSeekResponsesModel.generate"),
+        ("protocol.py", "Model"),
+        ("protocol.py", "Model.generate"),
+    ],
     "executes": [
         ("teaching_tools.py", "get_teaching_weather"),
         ("weather.py", "ScriptedWeatherModel.generate"),
     ],
-    "state": [("runtime.py", "AgentRuntime"), ("runtime.py", "RunResult")],
+    "state": [
+        ("runtime.py", "AgentRuntime"),
+        ("runtime.py", "RunResult"),
+        ("runtime.py", "AgentRun.messages"),  # a property that reads the state it keeps
+    ],
     "errors": [("errors.py", "AgentRuntimeError"), ("tools.py", "ToolRegistry.get")],
     "stops": [("protocol.py", "ModelTurn"), ("runtime.py", "AgentRun.finish")],
 }
@@ -281,7 +307,9 @@ def test_where_knows_every_file_of_the_package() -> None:
     assert line.startswith("✘") and "has no function" not in line and "executes" in line
 
 
-def test_two_calls_accepts_lesson_01s_key_spelling_and_names_the_keys() -> None:
+def test_two_calls_holds_to_its_own_key_spelling_and_names_the_keys() -> None:
+    # one rule for every exercise (core.spelled): case and surrounding blanks aside, no other
+    # spelling; lesson 01's "tool_executions" is not lesson 06's "tool executions"
     turns = """
     from agentcore import ModelTurn, ToolCall
     my_turns = [
@@ -294,8 +322,12 @@ def test_two_calls_accepts_lesson_01s_key_spelling_and_names_the_keys() -> None:
         )),
     ]
     """
-    right = turns + 'my_prediction = {"tool_executions": 2, "error": "InvalidModelTurnError"}'
+    right = turns + 'my_prediction = {" Tool Executions": 2, "error": "invalidmodelturnerror"}'
     assert judged("two_calls", right).startswith("✔")
+    other = turns + 'my_prediction = {"tool_executions": 2, "error": "InvalidModelTurnError"}'
+    line = judged("two_calls", other)
+    assert line.startswith("✘") and "'tool executions', 'error'" in line, line
+    assert "'tool_executions'" in line, line  # the key as the learner wrote it
     wrong_keys = turns + 'my_prediction = {"executions": 2, "error": "InvalidModelTurnError"}'
     line = judged("two_calls", wrong_keys)
     assert "'tool executions', 'error'" in line and "like the one in the cell" not in line
@@ -319,12 +351,12 @@ def test_reminder_twice_states_its_keys() -> None:
          'my_max_steps_prediction = {"status": "failed", "model turns": True,'
          ' "tool executions": 1, "error": "MaxStepsExceeded"}',
          "my_max_steps_prediction['model turns'] should be of type int"),
-        # the key named as the learner spelled it (a new learner's 'model_turns' was shown as
+        # the key named as the learner spelled it (a new learner's 'Model Turns' was shown as
         # the judge's 'model turns')
         ("max_steps_one",
-         'my_max_steps_prediction = {"status": "failed", "model_turns": "1",'
-         ' "tool_executions": 1, "error": "MaxStepsExceeded"}',
-         "my_max_steps_prediction['model_turns'] should be of type int"),
+         'my_max_steps_prediction = {"status": "failed", "Model Turns": "1",'
+         ' "tool executions": 1, "error": "MaxStepsExceeded"}',
+         "my_max_steps_prediction['Model Turns'] should be of type int"),
         ("predict_lengths", 'my_lengths = {"before": 1}',
          "write my_lengths as a list of 4 whole numbers"),
     ],
@@ -362,8 +394,8 @@ def test_a_grade_comes_from_a_fresh_interpreter_that_the_answer_cannot_rig() -> 
         if cell["metadata"].get("agentcore", {}).get("exercise") == "unanswered_calls":
             cell["source"] = patch
     ok, line = judge_notebook(source, rigged, ["unanswered_calls"])["unanswered_calls"]
-    # the patch happened in the player; the judge, in the referee, judged the answer itself
-    assert not ok and "transcripts read wrong" in line, line
+    # the player holds no judge and refuses to read one: the patch cannot even be made
+    assert not ok and "raised PermissionError" in line, line
 
 
 def test_a_registry_changed_in_place_changes_no_verdict() -> None:
@@ -389,9 +421,10 @@ def test_a_registry_changed_in_place_changes_no_verdict() -> None:
         if exercise in sources:
             cell["source"] = sources[exercise]
     judged = judge_notebook(source, rigged)
-    # the registry the answer replaced is the player's; the referee's judged each answer
+    # the player holds no registry of judges to replace (it refuses to read one); the
+    # referee's judged each answer
     assert not judged["break_second_turn"][0], judged
-    assert "list of ModelTurn" in judged["break_second_turn"][1], judged
+    assert "raised PermissionError" in judged["break_second_turn"][1], judged
     assert not judged["unanswered_calls"][0], judged
 
 
@@ -504,10 +537,10 @@ def test_an_answer_written_outside_its_answer_cell_is_named_not_accepted() -> No
     run('forget("my_lengths")\nmy_lengths = [1, 4, 6, 7]')
     assert verdict().startswith("✔")
     # a check called at the end of the answer cell itself reads what that cell just made
-    run('my_lengths = [0]')
+    run("my_lengths = [0]")
     run(
         'forget("my_lengths")\nmy_lengths = [1, 4, 6, 7]\n'
-        'from agentcore.course.checks import verdict\n'
+        "from agentcore.course.checks import verdict\n"
         'inside = verdict("predict_lengths", "en")[1]'
     )
     assert shell.user_ns["inside"].startswith("✔"), shell.user_ns["inside"]
@@ -603,12 +636,62 @@ def test_a_loop_that_swallows_every_exception_is_stopped_every_time(
     assert all(line.startswith("✘") and "1 seconds" in line for line in lines), lines
 
 
-@pytest.mark.parametrize("value", ["Workflow", "agent ", False])
+@pytest.mark.parametrize("value", ["workflows", "an agent", False])
 def test_a_present_job_with_an_odd_value_is_named_not_called_missing(value: Any) -> None:
     # A new learner's finding: {"A": "Workflow", ...} was told jobs A, B, C and D were missing.
     answers = {"A": value, "B": "agent", "C": "agent", "D": "agent"}
     line = judged("workflow_or_agent", f"my_answers = {answers!r}")
     assert f"job A is {value!r}" in line and "missing" not in line, line
+
+
+@pytest.mark.parametrize(
+    ("exercise", "answer"),
+    [
+        # one rule (core.spelled): case and surrounding blanks aside, in every exercise
+        (
+            "workflow_or_agent",
+            'my_answers = {"a": " Workflow", "B": "AGENT", "C": "workflow", "D": "agent "}',
+        ),
+        ("reminder_twice", 'my_reminders = {"Stop ": 1, "OBSERVE": 2}\nsent_twice = True'),
+        (
+            "where",
+            'my_where = {"Decides": ("Runtime.py", "agentruntime._ask_model"),'
+            ' "executes": ("runtime.py", " AgentRuntime._execute"),'
+            ' "state": ("runtime.py", "AGENTRUN"), "errors": ("runtime.py", "_check_turn"),'
+            ' "stops": ("agentcore/RUNTIME.py", "AgentRuntime._loop")}',
+        ),
+    ],
+)
+def test_case_and_surrounding_blanks_are_aside_everywhere(exercise: str, answer: str) -> None:
+    line = judged(exercise, answer)
+    assert line.startswith("✔"), line
+
+
+@pytest.mark.parametrize(
+    ("exercise", "answer", "named"),
+    [
+        # ... and no other spelling: no alias, no part of a name
+        (
+            "where",
+            WHERE_RIGHT.replace('"runtime.py", "AgentRuntime._loop"', '"runtime", "_loop"'),
+            "no file named runtime",
+        ),
+        (
+            "never_stops",
+            NEVER_STOPS_RIGHT + 'my_counts = {"model turns": 3, "tool executions": 9}',
+            '"model_turns" and "tool_executions"',
+        ),
+        (
+            "max_steps_one",
+            'my_max_steps_prediction = {"status": "failed", "model_turns": 1,'
+            ' "tool_executions": 1, "error": "MaxStepsExceeded"}',
+            "'model turns'",
+        ),
+    ],
+)
+def test_no_other_spelling_is_accepted(exercise: str, answer: str, named: str) -> None:
+    line = judged(exercise, answer)
+    assert line.startswith("✘") and named in line, line
 
 
 def test_a_turn_with_the_wrong_argument_name_is_told_the_name() -> None:
@@ -634,9 +717,9 @@ def test_never_stops_counts_written_as_text_get_a_hint_naming_the_type() -> None
             ToolCall(f"call-{n}-{i}", "get_teaching_weather", {"city": "Tokyo"}) for i in range(3)
         ])
     """
-    counts = "my_counts = {'model turns': '1', 'tool executions': '1'}"
+    counts = "my_counts = {'model_turns': '1', 'tool_executions': '1'}"
     line = judged("never_stops", solution + counts)
-    assert "my_counts['model turns'] should be of type int" in line, line
+    assert "my_counts['model_turns'] should be of type int" in line, line
 
 
 @pytest.mark.parametrize(
@@ -688,7 +771,7 @@ def test_compare_cities_names_the_form_for_an_answer_not_in_it() -> None:
             return ModelTurn(final_text=f"{colder} is not warmer than {warmer}.")
         """,
     )
-    assert line.startswith("✘") and "then \"is warmer\"" in line, line
+    assert line.startswith("✘") and 'then "is warmer"' in line, line
 
 
 def test_a_check_that_drains_the_model_cannot_tell_the_honest_one() -> None:
@@ -710,3 +793,219 @@ def test_a_paris_test_that_every_model_breaks_blames_the_test_not_a_guesser() ->
     """
     line = judged("check_paris_weather", factory_not_called)
     assert "with the honest model your check should pass" in line and "TypeError" in line, line
+
+
+# Hints that name what the answer did (a new learner's findings, 2026-12-07): each was told
+# something true of another answer.
+TOKYO_CALL = 'ToolCall("call-weather", "get_teaching_weather", {"city": "Tokyo"})'
+TOKYO_PARIS_TURN = """
+from agentcore import ModelTurn, ToolCall
+my_turns = [
+    ModelTurn(tool_calls=(
+        ToolCall("call-tokyo", "get_teaching_weather", {"city": "Tokyo"}),
+        ToolCall("call-paris", "get_teaching_weather", {"city": "Paris"}),
+    )),
+    ModelTurn(tool_calls=(
+        ToolCall("call-tokyo", "celsius_to_fahrenheit", {"temperature_c": 18.0}),
+    )),
+"""
+
+
+@pytest.mark.parametrize(
+    ("exercise", "answer"),
+    [
+        (
+            "break_second_turn",
+            f"from agentcore import ToolCall\nmy_script = [{TOKYO_CALL}, {TOKYO_CALL}]",
+        ),
+        (
+            "two_calls",
+            f"from agentcore import ToolCall\nmy_turns = [{TOKYO_CALL}, {TOKYO_CALL}]\n"
+            'my_prediction = {"tool executions": 2, "error": "InvalidModelTurnError"}',
+        ),
+    ],
+)
+def test_a_list_of_tool_calls_is_told_what_its_list_holds(exercise: str, answer: str) -> None:
+    line = judged(exercise, answer)
+    assert "list of ModelTurn" in line and "list[ToolCall]" in line, line
+
+
+def test_a_final_text_second_turn_is_told_it_calls_no_tool() -> None:
+    line = judged(
+        "break_second_turn",
+        "from agentcore import ModelTurn, ToolCall\n"
+        f"my_script = [ModelTurn(tool_calls=[{TOKYO_CALL}]), ModelTurn(final_text='18 °C')]",
+    )
+    assert "second turn is a final text" in line and "int" not in line, line
+
+
+COMPARE = """
+import json
+from agentcore import ModelTurn, ToolCall
+def compare_cities(messages, tools):
+    seen = [json.loads(m["content"]) for m in messages if m["role"] == "tool"]
+    if not seen:
+        return ModelTurn(tool_calls=(
+            ToolCall({tokyo!r}, "get_teaching_weather", {{"city": "Tokyo"}}),
+            ToolCall("call-paris", "get_teaching_weather", {{"city": "Paris"}}),
+        ))
+    {more}
+    warmer = max(seen, key=lambda record: record{reading})
+    return ModelTurn(final_text=warmer["city"] + " is warmer.")
+"""
+
+
+def test_compare_cities_names_which_calls_or_ids_were_wrong() -> None:
+    wrong_id = COMPARE.format(tokyo="tokyo", more="", reading='["temperature_c"]')
+    ids = judged("compare_cities", wrong_id)
+    assert "call_ids tokyo, call-paris" in ids, ids
+    extra = COMPARE.format(
+        tokyo="call-tokyo",
+        reading='["temperature_c"]',
+        more=(
+            "if len(seen) == 2:\n"
+            '        c = ToolCall("call-convert", "celsius_to_fahrenheit", {"temperature_c": 1})\n'
+            "        return ModelTurn(tool_calls=(c,))\n"
+            "    seen = seen[:2]"
+        ),
+    )
+    line = judged("compare_cities", extra)
+    assert "celsius_to_fahrenheit (call-convert)" in line and "call_ids" not in line, line
+
+
+def test_an_exception_in_the_learners_own_model_function_is_named() -> None:
+    line = judged(
+        "compare_cities", COMPARE.format(tokyo="call-tokyo", more="", reading='["temperature"]')
+    )
+    assert "KeyError (compare_cities)" in line, line
+
+
+def test_call_ids_repeated_within_one_turn_are_told_so() -> None:
+    line = judged(
+        "never_stops",
+        """
+        from agentcore import ModelTurn, ToolCall
+        def fresh_calls(messages, tools):
+            n = len(messages)
+            return ModelTurn(tool_calls=[
+                ToolCall(f"call-{n}", "get_teaching_weather", {"city": "Tokyo"}) for _ in range(3)
+            ])
+        my_counts = {"model_turns": 3, "tool_executions": 9}
+        """,
+    )
+    assert "within that one turn" in line and "new on every turn" not in line, line
+    reused = judged(
+        "never_stops",
+        """
+        from agentcore import ModelTurn, ToolCall
+        def fresh_calls(messages, tools):
+            return ModelTurn(tool_calls=[
+                ToolCall(f"call-{i}", "get_teaching_weather", {"city": "Tokyo"}) for i in range(3)
+            ])
+        my_counts = {"model_turns": 3, "tool_executions": 9}
+        """,
+    )
+    assert "an earlier turn" in reused, reused
+
+
+def test_a_handler_that_raises_keyboard_interrupt_is_not_told_to_run_the_check_again() -> None:
+    raising = "def send_reminder(text):\n    outbox.append(text)\n    raise KeyboardInterrupt\n"
+    line = judged("failing_reminder", raising, outbox=[])
+    assert "raised KeyboardInterrupt" in line and "Run the check again" not in line, line
+    # a real interrupt (Kernel → Interrupt sends SIGINT) is still told to run the check again
+    interrupted = (
+        "import signal\n"
+        "def send_reminder(text):\n    outbox.append(text)\n"
+        "    signal.raise_signal(signal.SIGINT)\n"
+    )
+    line = judged("failing_reminder", interrupted, outbox=[])
+    assert "Run the check again" in line, line
+
+
+# Wrong answers that passed (kinds): each now refused.
+def test_three_turns_where_the_task_asks_for_two_are_refused() -> None:
+    third = "    ModelTurn(final_text='done'),\n]\n"
+    line = judged(
+        "two_calls",
+        TOKYO_PARIS_TURN
+        + third
+        + 'my_prediction = {"tool executions": 2, "error": "InvalidModelTurnError"}',
+    )
+    assert line.startswith("✘") and "exactly two" in line, line
+    right = judged(
+        "two_calls",
+        TOKYO_PARIS_TURN
+        + "]\n"
+        + 'my_prediction = {"tool executions": 2, "error": "InvalidModelTurnError"}',
+    )
+    assert right.startswith("✔"), right
+
+
+def test_a_temperature_f_key_is_not_the_tasks_definition_of_success() -> None:
+    line = judged(
+        "task_succeeded",
+        """
+        import json
+        def task_succeeded(messages):
+            return any(
+                m["role"] == "tool" and m["name"] == "celsius_to_fahrenheit"
+                and "temperature_f" in json.loads(m["content"])
+                for m in messages
+            )
+        """,
+    )
+    assert line.startswith("✘") and "its own failure record" in line, line
+
+
+def test_the_where_reasons_come_with_the_verdict_not_before_an_attempt() -> None:
+    # the fold-out under the check listed every answer; the reasons now come with the ✔
+    from scripts.lessons import LANGUAGES
+
+    places = ("_ask_model", "_execute", "_check_turn", "_loop")
+    for language in LANGUAGES:
+        for folder in ("", "solutions/"):
+            path = f"notebooks/{language}/{folder}06-appendix-reference-and-trajectory.ipynb"
+            notebook = json.loads((ROOT / path).read_text(encoding="utf-8"))
+            why = next(
+                "".join(cell["source"])
+                for cell in notebook["cells"]
+                if cell["cell_type"] == "markdown"
+                and "<details>" in "".join(cell["source"])
+                and "code_places" in "".join(cell["source"])
+            )
+            assert not any(place in why for place in places), (path, why)
+    line = judged("where", WHERE_RIGHT)
+    assert line.startswith("✔") and all(place in line for place in places), line
+    wrong = judged("where", WHERE_RIGHT.replace("AgentRuntime._loop", "AgentRun.step"))
+    assert not any(place in wrong for place in places), wrong
+
+
+def test_where_says_never_runs_only_of_code_the_run_never_calls() -> None:
+    # the handler runs in the Tokyo run (it is the tool, not the application executing it)
+    handler = judged(
+        "where",
+        WHERE_RIGHT.replace(
+            '("runtime.py", "AgentRuntime._execute")',
+            '("teaching_tools.py", "get_teaching_weather")',
+        ),
+    )
+    assert handler.startswith("✘") and "never runs" not in handler, handler
+    protocol = judged(
+        "where",
+        WHERE_RIGHT.replace(
+            'runtime.py", "AgentRuntime._ask_model', 'protocol.py", "Model.generate'
+        ),
+    )
+    assert "Model.generate never runs" in protocol, protocol
+
+
+def test_a_key_error_in_fresh_calls_is_named_not_only_model_error() -> None:
+    line = judged(
+        "never_stops",
+        """
+        def fresh_calls(messages, tools):
+            return messages[-1]["tool_calls"]  # the first transcript has no such key
+        my_counts = {"model_turns": 3, "tool_executions": 9}
+        """,
+    )
+    assert "KeyError (fresh_calls)" in line, line

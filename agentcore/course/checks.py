@@ -9,13 +9,14 @@ core); this module is where a lesson's import cell finds them:
   judgement as a bool, and as ``(accepted, line)``.
 * ``reminder_runtime`` and ``runtime_unchanged``: lesson 06's ready-made parts.
 
-Importing it in IPython registers the hooks that watch answer cells.
+Importing it in IPython registers the hooks that watch answer cells. In a grade's player,
+which holds no judge, :mod:`agentcore.course.judges.grading_checks` stands in its place.
 """
 
 from __future__ import annotations
 
 from agentcore.course.judges import EXERCISES, accepted, check, forget, verdict, watch_answer_cells
-from agentcore.course.judges.lesson06 import ReminderArguments, reminder_runtime, runtime_unchanged
+from agentcore.course.ready_made import ReminderArguments, reminder_runtime, runtime_unchanged
 
 __all__ = [
     "EXERCISES",

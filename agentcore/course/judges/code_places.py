@@ -9,13 +9,14 @@ code that moves to another function or file keeps the answers right:
   on the stack whenever the model is asked, and the frame that raises ``MaxStepsExceeded``
   in a run with ``max_steps=1``.
 * **decides**: every function on the stack between the loop and the model's ``generate`` (the
-  runtime's call of the model), that ``generate`` itself, the ``Model`` protocol the runtime
-  declares for its ``model`` parameter, and the protocol's method on every class that
-  implements it (the scripted models, the adapters).
+  runtime's call of the model), and that ``generate`` itself: the one of the run's model,
+  ``ScriptedWeatherModel.generate``. The ``Model`` protocol and the ``generate`` of a class no
+  run of the lesson uses (``ScriptedModel``, an adapter) are never on that stack.
 * **executes**: every function between the loop and a tool's handler. The handler itself is
   the *tool* (it implements), not the application executing it.
 * **state**: the class of the run that ``AgentRuntime.start`` returns, and its methods the
-  loop calls while it runs (recording a message, reading the transcript).
+  loop calls while it runs to keep the state (recording a message); not a property that only
+  reads it (``AgentRun.messages``).
 * **errors**: every function between the loop and the place a bad turn is refused, in one
   run per kind of refusal the lessons show (an unknown tool, arguments that do not fit, a
   reused ``call_id``, a turn over ``max_tool_calls``, a failing handler, a model that raises
@@ -43,6 +44,7 @@ from types import CodeType, FrameType, TracebackType
 from typing import Any
 
 import agentcore
+from agentcore.course.judges.core import spelled
 from agentcore.course.judges.runs import finished_run
 from agentcore.course.teaching_tools import build_tools
 from agentcore.course.weather import ScriptedWeatherModel, weather_request
@@ -181,26 +183,20 @@ class Places:
     errors: frozenset[Any]
     stops: frozenset[Any]
     protocol: Any
+    ran_in_the_run: frozenset[Any] = frozenset()
+    """Every code object called during the lesson's Tokyo run (any module's)."""
 
     def accepts(self, question: str, owner: Any, value: Any) -> bool:
-        """Whether ``value`` (found on ``owner``, a class or a module) answers ``question``."""
-        place = _code(value)
-        if place in getattr(self, question):
-            return True
-        if question != "decides":
-            return False
-        if value is self.protocol:
-            return True
-        # the protocol's method on any class that implements it: a model deciding
-        if (
-            not isinstance(owner, type)
-            or getattr(value, "__name__", None) not in protocol_members()
-        ):
-            return False
-        try:
-            return issubclass(owner, self.protocol)
-        except TypeError:  # a protocol with data members cannot be checked on a class
-            return False
+        """Whether ``value`` (found on ``owner``, a class or a module) answers ``question``:
+        whether it is one of the places the runs showed, on the live stack (the ``Model``
+        protocol and a ``generate`` no run of the lesson calls are not)."""
+        return _code(value) in getattr(self, question)
+
+    def ran(self, value: Any) -> bool:
+        """Whether ``value`` (a function or method) was called during the lesson's Tokyo run;
+        ``True`` for a class or anything else without code of its own (nothing is claimed)."""
+        code = _code(value)
+        return not isinstance(code, CodeType) or code in self.ran_in_the_run
 
 
 def places() -> Places:
@@ -219,17 +215,17 @@ def places() -> Places:
     handler_codes = {_code(tool.handler) for tool in tools}
     run = AgentRuntime(model, tools).start(weather_request())
     state_type = type(run)
-    state_codes = {
-        _code(value)
-        for value in vars(state_type).values()
-        if inspect.isfunction(value) or isinstance(value, property)
-    }
+    # the methods that keep the state (record a message, finish): a property only reads it
+    state_codes = {_code(value) for value in vars(state_type).values() if inspect.isfunction(value)}
     found["state"].add(state_type)
+
+    called: set[CodeType] = set()
 
     def profile(frame: FrameType, event: str, arg: Any) -> None:
         if event != "call":
             return
         code = frame.f_code
+        called.add(code)
         if code in model_codes:
             between, loop = _path_to_loop(frame.f_back)
             found["decides"] |= between | {code}
@@ -256,7 +252,11 @@ def places() -> Places:
     found["stops"].discard(None)
     if not all(found.values()) or run.result is None:
         raise RuntimeError(f"the reference runs did not show every place: {found}")
-    return Places(**{q: frozenset(found[q]) for q in QUESTIONS}, protocol=model_protocol())
+    return Places(
+        **{q: frozenset(found[q]) for q in QUESTIONS},
+        protocol=model_protocol(),
+        ran_in_the_run=frozenset(called),
+    )
 
 
 # ----------------------------------------------------------------------------- the learner's names
@@ -341,12 +341,19 @@ def find(file: str, dotted: str) -> Found:
     A bare method name is looked up on every class the file defines; a name the file only
     imports reports the file it comes from. Never raises for what a learner writes.
     """
-    modules = module_files().get(file, ())
-    parts = [part for part in dotted.split(".") if part]
+    files = module_files()
+    # the one rule of the exercises (core.spelled): case and surrounding blanks aside
+    modules = files.get(file) or next(
+        (names for known, names in files.items() if spelled(known) == spelled(file)), ()
+    )
     targets: list[tuple[Any, Any]] = []
     exists, elsewhere = False, ""
     for name in modules:
-        exists = exists or ".".join(parts) in _defined_names(name)
+        defined = _defined_names(name)
+        if dotted not in defined:  # "agentrun.record": the name the file defines, so spelled
+            dotted = next((d for d in sorted(defined) if spelled(d) == spelled(dotted)), dotted)
+        parts = [part for part in dotted.split(".") if part]
+        exists = exists or ".".join(parts) in defined
         if not parts or name.endswith(".__main__"):  # importing __main__ would run the CLI
             continue
         try:

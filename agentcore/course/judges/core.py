@@ -346,6 +346,9 @@ class Budget:
         self.expired = False
         self.alarm = False
         self.active = False
+        self.interrupted = False
+        """Whether a SIGINT (Kernel → Interrupt, Ctrl-C) came while the work ran: only then is
+        a ``KeyboardInterrupt`` the learner's stop, not an exception their code raised."""
 
     def _over(self) -> bool:
         if not self.alarm and not self.expired and time.monotonic() > self.deadline:
@@ -379,6 +382,10 @@ class Budget:
         self.expired = True
         raise TimeLimitExceeded(self.seconds)
 
+    def _interrupt(self, signum: int, frame: FrameType | None) -> None:
+        self.interrupted = True
+        raise KeyboardInterrupt
+
     def run(self, work: Callable[[], T]) -> T:
         """Run ``work`` under the deadline and return what it returns; restore any earlier
         tracer and alarm handler. Raises ``TimeLimitExceeded`` when the deadline passed, even
@@ -388,9 +395,12 @@ class Budget:
         previous_trace = sys.gettrace()
         self.alarm = alarm_available()
         previous_handler: Any = None
+        previous_interrupt: Any = None
         self.active = True
+        self.interrupted = False
         if self.alarm:
             previous_handler = signal.signal(signal.SIGALRM, self._alarm)
+            previous_interrupt = signal.signal(signal.SIGINT, self._interrupt)
             signal.setitimer(signal.ITIMER_REAL, self.seconds, self.REPEAT_SECONDS)
         try:  # the tracer is set inside: if setting it fails, the alarm is still taken back
             sys.settrace(self._call)
@@ -401,6 +411,7 @@ class Budget:
             if self.alarm:
                 signal.setitimer(signal.ITIMER_REAL, 0)
                 signal.signal(signal.SIGALRM, previous_handler)
+                signal.signal(signal.SIGINT, previous_interrupt)
         if self.expired:
             raise TimeLimitExceeded(self.seconds)
         return result
@@ -499,6 +510,19 @@ def kind(value: Any) -> str:
     return type(value).__name__
 
 
+def shape(value: Any) -> str:
+    """:func:`kind`, and for a list or tuple the kinds of what it holds, written as Python
+    writes the type: ``list[ToolCall]``, ``tuple[ModelTurn | str]``, ``list`` when empty. A
+    hint then says what the learner's list holds, not only that it is a list."""
+    if type(value) not in (list, tuple):
+        return kind(value)
+    items = list(value)
+    if not items:
+        return type(value).__name__
+    kinds = list(dict.fromkeys(kind(item) for item in items))
+    return f"{type(value).__name__}[{' | '.join(kinds)}]"
+
+
 def error_name(error: BaseException) -> str:
     """The type name of ``error``."""
     return type(error).__name__
@@ -507,21 +531,35 @@ def error_name(error: BaseException) -> str:
 # ----------------------------------------------------------------------------- plain data
 
 
+def spelled(value: Any) -> Any:
+    """The one rule by which every exercise compares a name, key or word the learner writes
+    (``"workflow"``, ``"stop"``, ``"runtime.py"``, ``"AgentRun"``, an error's type name):
+    case and surrounding blanks aside, and nothing else. A ``str`` comes back stripped and
+    case-folded (``" Workflow "`` is ``"workflow"``); any other value unchanged. No other
+    spelling counts: ``"tool_executions"`` is not ``"tool executions"``, ``"runtime"`` is not
+    ``"runtime.py"``, a part of a name is not the name. Lesson 00 states the rule, and every
+    task repeats it."""
+    return str.casefold(str.strip(value)) if isinstance(value, str) else value
+
+
+def same_words(left: Any, right: Any) -> bool:
+    """:func:`same`, with text compared by :func:`spelled` (``"Stop"`` is ``"stop"``)."""
+    if isinstance(left, str) and isinstance(right, str):
+        return bool(spelled(left) == spelled(right))
+    return same(left, right)
+
+
 def normalized_keys(value: dict[str, Any]) -> dict[str, Any]:
-    """A prediction dict with its keys spelled one way (lower case, spaces for underscores):
-    ``"tool executions"``, ``"tool_executions"`` and ``"Tool Executions"`` are one key, in
-    every lesson that asks for counts by name (01, 06)."""
-    return {
-        (key.replace("_", " ").strip().lower() if isinstance(key, str) else key): item
-        for key, item in value.items()
-    }
+    """A dict with its text keys :func:`spelled`: ``"Tool Executions "`` and ``"tool
+    executions"`` are one key, ``"tool_executions"`` another."""
+    return {spelled(key): item for key, item in value.items()}
 
 
 def written_key(value: dict[str, Any], key: str) -> Any:
     """The key of ``value`` as the learner spelled it, for the normalized ``key``
-    (:func:`normalized_keys`): a hint then names ``my_counts['model_turns']`` when that is what
-    the learner wrote, not the judge's ``'model turns'``. ``key`` itself when none matches."""
-    return next((raw for raw in value if normalized_keys({raw: None}) == {key: None}), key)
+    (:func:`normalized_keys`): a hint then names ``my_counts['Model_Turns']`` when that is what
+    the learner wrote, not the judge's ``'model_turns'``. ``key`` itself when none matches."""
+    return next((raw for raw in value if spelled(raw) == key), key)
 
 
 class NotPlain(Exception):
@@ -621,8 +659,8 @@ def judge_namespace(spec: Exercise, ns: Namespace) -> Judgement:
     except AnswerRaised as failure:
         if isinstance(failure.error, TimeLimitExceeded) or budget.expired:
             return False, "time_limit", {"seconds": int(TIME_LIMIT_SECONDS)}
-        if isinstance(failure.error, KeyboardInterrupt):  # Kernel → Interrupt, most likely
-            return False, "interrupted", {}
+        if isinstance(failure.error, KeyboardInterrupt):
+            return _interruption(budget)
         return (
             False,
             "answer_raised",
@@ -639,11 +677,20 @@ def judge_namespace(spec: Exercise, ns: Namespace) -> Judgement:
         if budget.expired:
             return False, "time_limit", {"seconds": int(TIME_LIMIT_SECONDS)}
         if isinstance(error, KeyboardInterrupt):
-            return False, "interrupted", {}
+            return _interruption(budget)
         return False, "answer_raised", {"name": ", ".join(spec.names), "error": error_name(error)}
     if budget.expired:
         return False, "time_limit", {"seconds": int(TIME_LIMIT_SECONDS)}
     return judgement
+
+
+def _interruption(budget: Budget) -> Judgement:
+    """The judgement for a ``KeyboardInterrupt``: the learner stopped the check (a SIGINT came,
+    or no SIGINT could be watched: the browser edition), or their code raised it (a handler's
+    ``raise KeyboardInterrupt``), which the runtime lets through as a stop, not a failure."""
+    if budget.interrupted or not budget.alarm:
+        return False, "interrupted", {}
+    return False, "raised_interrupt", {}
 
 
 def verdict(
@@ -658,6 +705,10 @@ def verdict(
     unknown language.
     """
     language = resolve_language(language)
+    if exercise not in EXERCISES:  # the lessons' judges not imported yet (see judges.load)
+        from agentcore.course.judges import load
+
+        load()
     if exercise not in EXERCISES:  # a typo in a check cell: say which names exist
         known = ", ".join(sorted(EXERCISES))
         raise KeyError(f"no exercise is named {exercise!r}; the exercises are: {known}")

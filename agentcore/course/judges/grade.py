@@ -9,7 +9,8 @@ computed here instead:
   grade cells are left out, and runs it in new interpreters (``python -I -S``, see
   :func:`runner_command`) under a time limit: the referee
   (:mod:`agentcore.course.judges.referee`), which judges and never runs learner code, and the
-  player it starts (:mod:`agentcore.course.judges.player`), which runs the cells.
+  player it starts (:mod:`agentcore.course.judges.player`), which runs the cells and holds no
+  judge (its self-check answers nothing, so an answer found by trying scores zero).
 * :func:`graded` is what a hidden test calls (``graded("exercise", "NN-name.ipynb")``): it reads
   the notebook being graded from the kernel's working directory and the teacher's source from
   nbgrader's course layout, and raises ``AssertionError`` unless the answer is accepted.

@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import hashlib
 
-from agentcore.course.judges.core import GRADE_KEYS, Judgement, Namespace, exercise, kind, plain
+from agentcore.course.judges.core import (
+    GRADE_KEYS,
+    Judgement,
+    Namespace,
+    exercise,
+    kind,
+    plain,
+    spelled,
+)
 from agentcore.course.judges.runs import failure_shown, outcome
 from agentcore.course.teaching_tools import build_tools
 from agentcore.errors import AgentRuntimeError, ToolArgumentsError
@@ -12,6 +20,7 @@ from agentcore.protocol import ModelTurn
 from agentcore.scripted import ScriptedModel
 
 JOB_NAMES = ("A", "B", "C", "D")
+JOB_KEYS = {spelled(job): job for job in JOB_NAMES}
 CHOICES = ("workflow", "agent")
 
 
@@ -37,19 +46,25 @@ def workflow_or_agent(ns: Namespace) -> Judgement:
     """``my_answers``: a dict, job letter -> ``"workflow"`` or ``"agent"``."""
     if not isinstance(ns["my_answers"], dict):
         return False, "jobs_not_a_dict", {"kind": kind(ns["my_answers"])}
-    answers = plain(ns["my_answers"])
+    written = plain(ns["my_answers"])
+    # names, keys and words: case and surrounding blanks aside (core.spelled), nothing else
+    answers = {
+        JOB_KEYS.get(spelled(key), key): spelled(value)
+        for key, value in written.items()
+    }
     missing = [job for job in JOB_NAMES if job not in answers]
     if missing:
         return False, "jobs_missing", {"jobs": ", ".join(missing)}
     odd = [job for job in JOB_NAMES if answers[job] not in CHOICES]
-    if odd:  # "Workflow", "agent ", True: the key is there, its value is not one of the two words
-        return False, "jobs_bad_value", {"job": odd[0], "value": repr(answers[odd[0]])}
-    extra = [repr(key) for key in answers if key not in JOB_NAMES]
+    if odd:  # "workflows", "agent?", True: the key is there, its value is not one of the words
+        shown = next(v for k, v in written.items() if k == odd[0] or spelled(k) == spelled(odd[0]))
+        return False, "jobs_bad_value", {"job": odd[0], "value": repr(shown)}
+    extra = [repr(key) for key in written if spelled(key) not in JOB_KEYS]
     if extra:  # a key for a job that does not exist is a misread task, not a harmless extra
         return False, "jobs_extra", {"keys": ", ".join(extra)}
     key = GRADE_KEYS.get("workflow_or_agent")  # the teacher's key, when grading
     if key is not None:
-        wrong = [job for job in JOB_NAMES if answers[job] != key[job]]
+        wrong = [job for job in JOB_NAMES if answers[job] != spelled(key[job])]
     else:
         wrong = [job for job in JOB_NAMES if job_digest(job, answers[job]) != _RIGHT_DIGESTS[job]]
     if wrong:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from agentcore.course.judges.core import (
@@ -16,7 +17,7 @@ from agentcore.course.judges.core import (
     same,
     written_key,
 )
-from agentcore.course.judges.runs import outcome
+from agentcore.course.judges.runs import failure_shown, outcome
 from agentcore.course.teaching_tools import build_tools
 from agentcore.course.weather import weather_request
 from agentcore.errors import InvalidModelTurnError, MaxStepsExceeded
@@ -64,6 +65,26 @@ def predict_lengths(ns: Namespace) -> Judgement:
     return True, "lengths_right", {}
 
 
+def _refused(
+    error: InvalidModelTurnError, turns: list[ModelTurn], unbuilt: list[InvalidModelTurnError]
+) -> Judgement:
+    """The hint for a turn the runtime refused: a call_id repeated within the turn itself (the
+    learner's ``ModelTurn(...)`` refused it, ``unbuilt``), one an earlier turn used, or
+    (neither) the runtime's other reasons."""
+    repeated = re.search(r"repeats call_id ('[^']*')", str(unbuilt[0])) if unbuilt else None
+    if repeated is not None:
+        return False, "never_stops_ids_in_turn", {"ids": repeated.group(1)}
+    last = [str(call.call_id) for call in turns[-1].tool_calls] if turns else []
+    twice = sorted({call_id for call_id in last if last.count(call_id) > 1})
+    if twice:
+        return False, "never_stops_ids_in_turn", {"ids": ", ".join(twice)}
+    earlier = {str(call.call_id) for turn in turns[:-1] for call in turn.tool_calls}
+    reused = sorted(set(last) & earlier)
+    if reused:
+        return False, "never_stops_refused", {"error": error_name(error), "ids": ", ".join(reused)}
+    return False, "never_stops_other_refusal", {"error": error_name(error)}
+
+
 RUNS = ((3, 20), (6, 30))
 """``never_stops``'s runs as ``(max_steps, max_tool_calls)``: the task's, then a longer one with
 a fresh model, which shows a function that answers after turn 3 or that counts its turns in
@@ -77,11 +98,19 @@ def never_stops(ns: Namespace) -> Judgement:
     # what the function returned, when it was not a turn: the runtime refuses that as an
     # invalid turn, and the hint must name it (not the call_ids)
     not_turns: list[str] = []
+    turns: list[ModelTurn] = []
+    unbuilt: list[InvalidModelTurnError] = []
 
     def watched(messages: Any, tools: Any) -> Any:
-        turn = fresh_calls(messages, tools)
+        try:
+            turn = fresh_calls(messages, tools)
+        except InvalidModelTurnError as error:  # ModelTurn(...) itself refused the turn
+            unbuilt.append(error)
+            raise
         if type(turn) is not ModelTurn:
             not_turns.append(kind(turn))
+        else:
+            turns.append(turn)
         return turn
 
     results = []
@@ -101,15 +130,16 @@ def never_stops(ns: Namespace) -> Judgement:
         if not_turns:
             return False, "never_stops_not_a_turn", {"kind": not_turns[0]}
         if isinstance(result, InvalidModelTurnError):
-            return False, "never_stops_refused", {"error": error_name(result)}
+            return _refused(result, turns, unbuilt)
         if not isinstance(result, MaxStepsExceeded):  # the runtime's error names the refusal
-            return False, "never_stops_failed", {"error": error_name(result)}
+            # a KeyError in fresh_calls is named, not only the runtime's ModelError around it
+            return False, "never_stops_failed", {"error": failure_shown(result, "fresh_calls")}
         sizes = [len(m["tool_calls"]) for m in result.messages if m.get("tool_calls")]
         if any(size != 3 for size in sizes):
             return False, "never_stops_size", {"sizes": sizes}
         results.append(result)
     first = results[0]
-    actual = {"model turns": first.model_turns, "tool executions": first.tool_executions}
+    actual = {"model_turns": first.model_turns, "tool_executions": first.tool_executions}
     counts = ns["my_counts"]
     if not isinstance(counts, dict) or set(normalized_keys(plain(counts))) != set(actual):
         return False, "never_stops_counts_keys", {}

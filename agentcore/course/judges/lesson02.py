@@ -17,6 +17,7 @@ from agentcore.course.judges.core import (
     kind,
     plain,
     same,
+    spelled,
 )
 from agentcore.course.judges.runs import outcome, takes_text_for_a_number
 from agentcore.course.teaching_tools import build_tools
@@ -141,18 +142,27 @@ def predictions(ns: Namespace) -> Judgement:
     calls, registry = lesson_calls(), lesson_registry()
     if not isinstance(ns["my_predictions"], dict):
         return False, "predictions_not_a_dict", {"kind": kind(ns["my_predictions"])}
-    guesses = plain(ns["my_predictions"])
+    written = plain(ns["my_predictions"])
+    # keys and words: case and surrounding blanks aside (core.spelled), nothing else
+    guesses = {spelled(key): spelled(value) for key, value in written.items()}
     ids = [call.call_id for call in calls]
-    if set(guesses) != set(ids):  # keys that are not the five call_ids: say the form
+    # keys that are not the five call_ids: say the form
+    if set(guesses) != {spelled(call_id) for call_id in ids}:
         return False, "predictions_keys", {"ids": ", ".join(ids)}
     # the form of each value before its truth: "run" or "ToolArgumentError" is a typo, and a
     # hint about the call's arguments would send the learner the wrong way
-    forms = {"runs", *_ERROR_NAMES}
+    forms = {spelled(form) for form in ("runs", *_ERROR_NAMES)}
     for call_id in ids:
-        if not (isinstance(guesses[call_id], str) and guesses[call_id] in forms):
-            shown = {"name": f"my_predictions[{call_id!r}]", "value": repr(guesses[call_id])}
+        guess = guesses[spelled(call_id)]
+        if not (isinstance(guess, str) and guess in forms):
+            value = next(v for k, v in written.items() if spelled(k) == spelled(call_id))
+            shown = {"name": f"my_predictions[{call_id!r}]", "value": repr(value)}
             return False, "predictions_value_form", shown
-    wrong = [c for c in calls if guesses.get(c.call_id) != registry_outcome(c, registry)]
+    wrong = [
+        c
+        for c in calls
+        if guesses.get(spelled(c.call_id)) != spelled(registry_outcome(c, registry))
+    ]
     total = len(calls)
     if wrong:
         first = wrong[0]

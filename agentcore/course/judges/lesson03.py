@@ -19,6 +19,7 @@ from agentcore.course.judges.core import (
     kind,
     plain,
     same,
+    shape,
 )
 from agentcore.course.judges.runs import outcome
 from agentcore.course.teaching_tools import build_tools
@@ -34,9 +35,12 @@ def break_second_turn(ns: Namespace) -> Judgement:
     """``my_script``: a list of ``ModelTurn`` whose second turn's arguments the tool refuses."""
     script = ns["my_script"]
     if not isinstance(script, list | tuple) or not all(type(t) is ModelTurn for t in script):
-        return False, "script_not_a_list", {"kind": kind(script)}
+        return False, "script_not_a_list", {"kind": shape(script)}
     result = outcome(ScriptedModel(list(script)), build_tools(), weather_request())
     if isinstance(result, RunResult):
+        # the second turn the run took was a final text: no tool ever checked its arguments
+        if len(script) < 2 or not script[1].tool_calls:
+            return False, "script_answered_no_call", {}
         return False, "script_answered", {}
     if not isinstance(result, ToolArgumentsError):
         return False, "script_other_error", {"error": error_name(result)}

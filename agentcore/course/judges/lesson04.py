@@ -17,14 +17,13 @@ from agentcore.course.judges.core import (
     shuffled,
 )
 from agentcore.course.judges.runs import (
-    call_ids,
     failure_shown,
     opaque,
     run,
     transcript_script,
     weather_tool_with,
 )
-from agentcore.course.teaching_tools import CONVERSION_TOOL, build_tools
+from agentcore.course.teaching_tools import CONVERSION_TOOL, WEATHER_TOOL, build_tools
 from agentcore.course.text import LANGUAGES, phrase
 from agentcore.course.weather import ZH_CN_WORDS, ScriptedWeatherModel
 from agentcore.errors import AgentRuntimeError
@@ -237,8 +236,17 @@ def compare_cities(ns: Namespace) -> Judgement:
             result = run(ScriptedModel(function), tools, "Which city is warmer?")
         except AgentRuntimeError as error:
             return False, "compare_failed", {"error": failure_shown(error, "compare_cities")}
-        if call_ids(result.messages) != ["call-tokyo", "call-paris"]:
-            return False, "compare_ids", {}
+        asked = [
+            (str(c["name"]), str(c["call_id"]))
+            for m in result.messages
+            for c in m.get("tool_calls", ())
+        ]
+        if len(asked) != 2 or any(name != WEATHER_TOOL.name for name, _ in asked):
+            # an extra turn (a conversion), a lookup missing: say which calls it made
+            shown = ", ".join(f"{name} ({call_id})" for name, call_id in asked) or "-"
+            return False, "compare_calls", {"calls": shown}
+        if [call_id for _, call_id in asked] != ["call-tokyo", "call-paris"]:
+            return False, "compare_ids", {"ids": ", ".join(call_id for _, call_id in asked)}
         looked_up = [
             json.loads(m["content"]).get("city") for m in result.messages if m["role"] == "tool"
         ]

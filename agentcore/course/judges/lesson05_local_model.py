@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from agentcore.course.judges.core import Judgement, Namespace, error_name, exercise, kind
+from agentcore.course.judges.core import Judgement, Namespace, error_name, exercise, kind, spelled
 from agentcore.course.teaching_tools import build_tools
 from agentcore.course.weather import weather_request
 from agentcore.errors import AgentRuntimeError
@@ -33,7 +33,9 @@ def profile_for_quirks(ns: Namespace) -> Judgement:
     names = ", ".join(CHAT_PROFILES)
     if type(profile) is not str:
         return False, "profile_not_a_name", {"kind": kind(profile), "names": names}
-    if profile not in CHAT_PROFILES:
+    # a name: case and surrounding blanks aside (core.spelled), nothing else
+    profile = next((name for name in CHAT_PROFILES if spelled(name) == spelled(profile)), None)
+    if profile is None:
         return False, "profile_unknown", {"names": names}
     with LocalChatServer(
         weather_script(), models=("local-model",), requires_key=False, quirks=PROFILE_QUIRKS

@@ -8,17 +8,11 @@ Every expected count is the runtime's: a reference run gives it.
 
 from __future__ import annotations
 
-import hashlib
-import inspect
 import json
-import linecache
 import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
-
-from agentcore import runtime as _runtime_module
 from agentcore.course.judges.core import (
     AnswerRaised,
     Judgement,
@@ -33,6 +27,8 @@ from agentcore.course.judges.core import (
     plain,
     replace_list,
     same,
+    same_words,
+    shape,
     written_key,
 )
 from agentcore.course.judges.runs import (
@@ -41,6 +37,11 @@ from agentcore.course.judges.runs import (
     opaque,
     takes_text_for_a_number,
     weather_tool_with,
+)
+from agentcore.course.ready_made import (  # noqa: F401  (lesson 06 shows them from here too)
+    ReminderArguments,
+    reminder_runtime,
+    runtime_unchanged,
 )
 from agentcore.course.teaching_tools import (
     CONVERSION_TOOL,
@@ -63,29 +64,6 @@ from agentcore.protocol import ModelTurn, ToolCall
 from agentcore.runtime import AgentRun, AgentRuntime
 from agentcore.scripted import ScriptedModel
 from agentcore.tools import Tool
-
-_RUNTIME_SOURCE_HASH = hashlib.sha256(inspect.getsource(_runtime_module).encode()).hexdigest()
-_RUNTIME_CLASSES = (AgentRuntime, AgentRun)
-_RUNTIME_ATTRIBUTES = {cls: dict(vars(cls)) for cls in _RUNTIME_CLASSES}
-
-
-def runtime_unchanged() -> bool:
-    """Whether ``agentcore.runtime`` is as it was when this module was imported.
-
-    Compares a SHA-256 of the module's source (read again from disk) with the hash taken at
-    import, and every attribute of ``AgentRuntime`` and ``AgentRun`` with the ones seen then
-    (so a monkeypatched method shows too). Returns a bool; never raises.
-    """
-    try:
-        linecache.checkcache(_runtime_module.__file__)
-        source = inspect.getsource(_runtime_module)
-    except (OSError, TypeError):
-        return False
-    if hashlib.sha256(source.encode()).hexdigest() != _RUNTIME_SOURCE_HASH:
-        return False
-    if _runtime_module.AgentRuntime is not AgentRuntime or _runtime_module.AgentRun is not AgentRun:
-        return False
-    return all(dict(vars(cls)) == _RUNTIME_ATTRIBUTES[cls] for cls in _RUNTIME_CLASSES)
 
 
 def prediction(ns: Namespace, name: str, keys: Sequence[str]) -> dict[str, Any] | Judgement:
@@ -155,9 +133,9 @@ def two_calls(ns: Namespace) -> Judgement:
     """
     turns = ns["my_turns"]
     if not isinstance(turns, (list, tuple)) or not all(type(t) is ModelTurn for t in turns):
-        return False, "turns_not_list", {"kind": kind(turns)}
-    if len(turns) < 2:
-        return False, "turns_too_few", {"count": len(turns)}
+        return False, "turns_not_list", {"kind": shape(turns)}
+    if len(turns) != 2:  # the task's two turns: a third is never reached, and not asked for
+        return False, "turns_count", {"count": len(turns)}
     first = turns[0].tool_calls
     if len(first) != 2:
         return False, "turns_first", {"count": len(first)}
@@ -180,7 +158,7 @@ def two_calls(ns: Namespace) -> Judgement:
         return guess
     if not same(guess["tool executions"], run.tool_executions):
         return False, "turns_prediction_executions", {}
-    if not same(guess["error"], error_name(run.error)):
+    if not same_words(guess["error"], error_name(run.error)):
         return False, "turns_prediction_error", {}
     return True, "turns_right", {}
 
@@ -345,46 +323,6 @@ def reference_description(temperature_f: float) -> str:
     return str(DESCRIBE_TEMPERATURE_TOOL.handler(temperature_f)["description"])
 
 
-class ReminderArguments(BaseModel):
-    """Arguments of ``send_reminder``: the reminder's text."""
-
-    model_config = ConfigDict(extra="forbid", strict=True)
-
-    text: str = Field(description="The reminder to send.")
-
-
-def reminder_runtime(
-    send_reminder: Callable[..., Any], on_tool_error: str, reminder: str | None = None
-) -> AgentRuntime:
-    """A runtime whose only tool is ``send_reminder`` and whose model retries a failure once.
-
-    The model stand-in (a function script) asks for ``send_reminder`` (``call-remind``) with
-    ``{"text": reminder}`` (default: the lesson's reminder); if the last observation is a
-    failure it asks once more as ``call-remind-retry``, then gives up with a final text (texts
-    in :func:`agentcore.course.text.current_language`). ``on_tool_error`` is ``"stop"`` or
-    ``"observe"``. Raises what ``Tool`` raises when the handler does not fit
-    ``ReminderArguments`` (a ``TypeError``).
-    """
-    tool = Tool(
-        name="send_reminder",
-        description="Send the user a reminder; returns a confirmation.",
-        arguments_model=ReminderArguments,
-        handler=send_reminder,
-    )
-    text = phrase("lesson 06.reminder") if reminder is None else reminder
-    sent, failed = phrase("lesson 06.reminder sent"), phrase("lesson 06.reminder failed")
-
-    def retry_once(messages: Sequence[Mapping[str, Any]], tools: Any) -> ModelTurn:
-        tries = sum(1 for m in messages if m.get("role") == "tool")
-        last = json.loads(messages[-1]["content"]) if tries else {}
-        if tries < 2 and (tries == 0 or "error" in last):
-            call_id = "call-remind" if tries == 0 else "call-remind-retry"
-            return ModelTurn(tool_calls=(ToolCall(call_id, "send_reminder", {"text": text}),))
-        return ModelTurn(final_text=failed if "error" in last else sent)
-
-    return AgentRuntime(ScriptedModel(retry_once), [tool], on_tool_error=on_tool_error)  # type: ignore[arg-type]
-
-
 REMINDER_REQUEST = "Remind me to take an umbrella."
 POLICIES = ("stop", "observe")
 CHECK_REMINDERS = {"stop": "Water the plants at 6.", "observe": "Call the dentist at 9."}
@@ -519,7 +457,7 @@ def max_steps_one(ns: Namespace) -> Judgement:
         "tool executions": run.tool_executions,
         "error": "-" if run.error is None else error_name(run.error),
     }
-    wrong = [key for key in MAX_STEPS_KEYS if not same(guess[key], actual[key])]
+    wrong = [key for key in MAX_STEPS_KEYS if not same_words(guess[key], actual[key])]
     if wrong:
         return False, "max_steps_wrong", {"count": len(wrong), "field": wrong[0]}
     return True, "max_steps_right", {}

@@ -56,6 +56,7 @@ from agentcore.course.judges.core import (
     error_name,
     exercise,
     kind,
+    normalized_keys,
     plain,
 )
 from agentcore.course.judges.runs import finished_run
@@ -88,13 +89,16 @@ def _own(work: Callable[[], T]) -> T:
 
 
 def _conversion(
-    failures: int, note: str | None = None, fail_from: int | None = None
+    failures: int, note: str | None = None, fail_from: int | None = None, reported: bool = False
 ) -> tuple[Tool, list[bool]]:
     """The conversion tool whose first ``failures`` calls raise ``ConnectionError`` (and, with
     ``fail_from``, every call from that index on: a success, then failures); the list fills
     with whether each call returned, so a case's expected value is what happened. With
     ``note``, a result that returned also carries ``{"note": note}``: a success whose text
-    holds the word "error" is still a success (a failure is an object with an "error" key)."""
+    holds the word "error" is still a success (a failure is an object with an "error" key).
+    With ``reported``, a failing call returns the service's own failure record instead of
+    raising: ``{"error": ..., "temperature_f": None}``, a failure by the task's definition that
+    still holds a ``temperature_f`` key."""
     returned: list[bool] = []
     convert = CONVERSION_TOOL.handler
 
@@ -103,6 +107,8 @@ def _conversion(
             fail_from is not None and len(returned) >= fail_from
         )
         returned.append(not failing)
+        if failing and reported:
+            return {"error": "the conversion service is in maintenance", "temperature_f": None}
         if failing:
             raise ConnectionError("the conversion service did not answer (a simulated outage)")
         result = convert(temperature_c=temperature_c)
@@ -185,7 +191,10 @@ def _case(
 ) -> tuple[str, list[Any], bool]:
     """(case key, the run's transcript as plain JSON data, whether a conversion returned)."""
     conversion, returned = _conversion(
-        failures, options.pop("note", None), options.pop("fail_from", None)
+        failures,
+        options.pop("note", None),
+        options.pop("fail_from", None),
+        options.pop("reported", False),
     )
     tools = [WEATHER_TOOL, conversion, DESCRIBE_TEMPERATURE_TOOL]
     run = finished_run(AgentRuntime(model, tools, **options), weather_request(city, task=task))
@@ -215,6 +224,7 @@ def _succeeded_cases() -> list[tuple[str, list[Any], bool]]:
         _case("case_guess", ScriptedModel([ModelTurn(final_text=figure)])),
         _case("case_described_unconverted", _describing_a_guess(tokyo[1])),
         _case("case_error_in_text", ScriptedWeatherModel(), note="rounding error under 0.1 °F"),
+        _case("case_reported_failure", ScriptedWeatherModel(), failures=1, reported=True),
     ]
 
 
@@ -322,12 +332,13 @@ def where(ns: Namespace) -> Judgement:
             "prediction_not_a_dict",
             {"name": "my_where", "keys": shown, "kind": kind(ns["my_where"])},
         )
-    answers = plain(ns["my_where"])
+    written = plain(ns["my_where"])
+    answers = normalized_keys(written)  # keys: case and surrounding blanks aside
     missing = [question for question in QUESTIONS if question not in answers]
     if missing:
         return False, "where_missing", {"questions": ", ".join(missing)}
     if len(answers) != len(QUESTIONS):
-        given = ", ".join(repr(key) for key in answers)
+        given = ", ".join(repr(key) for key in written)
         return False, "prediction_keys", {"name": "my_where", "keys": shown, "given": given}
     known = _own(places)
     for question in QUESTIONS:
@@ -338,8 +349,9 @@ def where(ns: Namespace) -> Judgement:
             and all(isinstance(part, str) for part in answer)
         ):
             return False, "where_format", {"question": question}
+        # a file's name (a path to it is fine) and a name it defines: case and surrounding
+        # blanks aside, nothing else ("runtime" is not "runtime.py")
         file = answer[0].replace("\\", "/").rsplit("/", 1)[-1].strip()
-        file = file if file.endswith(".py") else file + ".py"
         name = answer[1].strip().removesuffix("()")
         found = find(file, name)
         values = {"question": question, "file": file, "function": name}
@@ -351,5 +363,9 @@ def where(ns: Namespace) -> Judgement:
             if not found.exists:
                 return False, "where_no_such", values
         if not any(known.accepts(question, owner, value) for owner, value in found.targets):
-            return False, "where_wrong", {"question": question, "what_key": f"where_{question}"}
+            hint = {"question": question, "what_key": f"where_{question}"}
+            if not any(known.ran(value) for _, value in found.targets):
+                # Model.generate, ScriptedModel.generate: never on the run's stack
+                return False, "where_not_run", {**hint, "file": file, "function": name}
+            return False, "where_wrong", hint
     return True, "where_right", {}

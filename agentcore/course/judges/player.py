@@ -19,6 +19,12 @@ one JSON frame on ``WRITE_FD``:
   (the validated instance kept), its arguments model's Python-mode validation, its handler run;
 * ``replace_list``: a list of the namespace given new items, in place (``outbox``).
 
+The player holds no judge: importing :mod:`agentcore.course.judges` imports none, the lessons'
+``agentcore.course.checks`` is :mod:`agentcore.course.judges.grading_checks` here (``check``
+prints that the grade judges, ``accepted`` is ``False``), and once the first cell runs the audit
+hook refuses to open the judges' files. So an answer cell that tries answers until the
+self-check says ``✔`` finds none.
+
 A function of the referee's that the learner's code receives (a model factory) arrives as a
 :class:`Callback`; calling it asks the referee, which may ask the player more while it answers.
 Nothing the player says is trusted: the referee judges what it answers, and a player that
@@ -206,20 +212,50 @@ would run without this hook."""
 
 def _refusing_hook() -> Any:
     """The player's audit hook, installed before its first cell and never removed (Python
-    removes none): it refuses new processes, ``ctypes`` (raw memory, system calls) and opening
+    removes none): it refuses new processes, ``ctypes`` (raw memory, system calls), opening
     anything that may lie under ``/proc``, where the processes of the same user show their
     memory and file descriptors (the referee's parent holds the nonce; the referee makes
-    itself unreadable there, :func:`agentcore.course.judges.referee._refuse_inspection`). A
-    relative path counts, since the ``open`` event does not say which folder it is relative
-    to. Nothing in the player is secret, so frames, gc and tracers are allowed."""
+    itself unreadable there, :func:`agentcore.course.judges.referee._refuse_inspection`), and
+    opening the judges' files (:func:`_may_open_the_judges`: importing a judge, or reading
+    one, to try answers against it). A relative path counts, since the ``open`` event does not
+    say which folder it is relative to. Nothing else in the player is secret, so frames, gc
+    and tracers are allowed."""
 
     def refuse(event: str, args: tuple[Any, ...]) -> None:
         if event in _REFUSED_EVENTS or event.startswith("ctypes."):
             raise RuntimeError(f"grading: {event} is not allowed in an answer")
         if event == "open" and _may_open_the_processes(args[0]):
             raise RuntimeError("grading: opening that path is not allowed in an answer")
+        if event == "open" and _may_open_the_judges(args[0]):
+            # an OSError, so a traceback that shows a line of these files leaves it out
+            raise PermissionError("grading: the judges are not readable in an answer")
 
     return refuse
+
+
+JUDGES_FOLDER = os.path.join("agentcore", "course", "judges")
+"""The judges' folder, as it ends any copy of the package's (installed or a checkout)."""
+
+
+def _may_open_the_judges(path: Any) -> bool:
+    """Whether an ``open`` event's path may be a file of the judges (of any copy of the
+    package), or their folder: a relative path is read from the working folder first."""
+    if type(path) is int:
+        return False
+    if type(path) not in (str, bytes):
+        return True
+    real = os.path.realpath(os.fsdecode(path))
+    return os.sep + JUDGES_FOLDER + os.sep in real + os.sep
+
+
+def stand_in_for_the_checks() -> None:
+    """Put :mod:`agentcore.course.judges.grading_checks` where ``agentcore.course.checks`` is
+    imported from: a lesson's import cell then finds its names, and no judge is loaded."""
+    import agentcore.course
+    from agentcore.course.judges import grading_checks
+
+    sys.modules["agentcore.course.checks"] = grading_checks
+    agentcore.course.checks = grading_checks  # type: ignore[attr-defined]
 
 
 def _may_open_the_processes(path: Any) -> bool:
@@ -240,12 +276,16 @@ def main(read_fd: int, write_fd: int, scratch: str) -> None:
     pipe (or learner code breaks the player), and end the process at once: no atexit handler
     or thread of learner code runs after. ``scratch``: the one folder the player may write in.
 
-    Where Landlock is missing, the player still runs, with its audit hook alone (the nbgrader
-    preprocessor warns the teacher: :func:`agentcore.course.judges.sandbox.unavailable`)."""
+    No judge is loaded here (:func:`stand_in_for_the_checks`; importing the package
+    :mod:`agentcore.course.judges` imports none), and once the first cell runs none can be:
+    the audit hook refuses to open their files. Where Landlock is missing, the player still
+    runs, with its audit hook alone (the nbgrader preprocessor warns the teacher:
+    :func:`agentcore.course.judges.sandbox.unavailable`)."""
     from pathlib import Path
 
     from agentcore.course.judges.sandbox import confine
 
+    stand_in_for_the_checks()
     confine(Path(scratch), Path(__file__).resolve().parents[2])
     try:
         Player(read_fd, write_fd).serve()

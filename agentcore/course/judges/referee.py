@@ -41,10 +41,12 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError, create_model
 
-from agentcore.course.judges import core, wire
+from agentcore.course.judges import core, load, wire
 from agentcore.errors import ToolArgumentsError, ToolExecutionError, message_of
 from agentcore.tools import Tool, observation_text
 from agentcore.transcript import freeze
+
+load()  # every lesson's judges, registered in core.EXERCISES: the referee holds them all
 
 SETUP_TIME_LIMIT_SECONDS = 120.0
 """How long one of the teacher's setup cells may take (they import, build tools, start a
@@ -178,7 +180,8 @@ class Link:
 
 class _Pickler(pickle.Pickler):
     """Pickles the referee's requests: a proxy travels as its player's handle, and a function
-    the player could not import by name (a lambda, a judge's local function) as a callback."""
+    the player could not import by name (a lambda, a judge's local function, any function of
+    the judges, which the player never imports) as a callback."""
 
     def __init__(self, file: io.BytesIO, link: Link) -> None:
         super().__init__(file)
@@ -187,7 +190,11 @@ class _Pickler(pickle.Pickler):
     def persistent_id(self, obj: Any) -> Any:
         if isinstance(obj, core.Remote):
             return ("player", obj.handle)
-        if type(obj) is FunctionType and ("<" in obj.__qualname__ or not _importable(obj)):
+        if type(obj) is FunctionType and (
+            "<" in obj.__qualname__
+            or not _importable(obj)
+            or str(obj.__module__).startswith("agentcore.course.judges")  # no judge in the player
+        ):
             self.link.callbacks.append(obj)
             return ("referee", len(self.link.callbacks) - 1)
         return None

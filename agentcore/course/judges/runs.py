@@ -15,6 +15,7 @@ from agentcore.course.judges.core import AnswerRaised
 from agentcore.course.teaching_tools import WEATHER_TOOL, WeatherArguments
 from agentcore.errors import (
     AgentRuntimeError,
+    ModelError,
     ScriptExhaustedError,
     ToolArgumentsError,
     ToolExecutionError,
@@ -105,6 +106,10 @@ def failure_shown(error: BaseException, answer: str) -> str:
     cause = error.__cause__
     if isinstance(cause, AnswerRaised):  # the learner's function raised: name its exception
         return f"{type(cause.error).__name__} ({answer})"
+    if isinstance(error, ModelError) and cause is not None:
+        # the runtime's ModelError around what the learner's function, playing the model,
+        # raised (a KeyError reading a message): name that exception and the function
+        return f"{type(cause).__name__} ({answer})"
     if isinstance(error, ToolArgumentsError):
         fields = ", ".join(".".join(map(str, e.get("loc", ()))) or "-" for e in error.errors)
         return f"ToolArgumentsError ({error.tool}: {fields})"
