@@ -34,16 +34,17 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from openai.types.responses import Response
+from pydantic import SecretStr
 
 from agentcore.protocol import ModelTurn, ToolCall, ToolSchema
-from agentcore.providers.connection import Connection
+from agentcore.providers.connection import Connection, stripped_key
 from agentcore.providers.deepseek_settings import (
     CONNECTION_HINT,
     ReasoningEffort,
     deepseek_settings,
 )
 from agentcore.providers.errors import ProviderRequestError, ProviderResponseError
-from agentcore.providers.http import redact, redact_json
+from agentcore.providers.http import SecretText, hidden_all, redact, redact_json
 from agentcore.providers.provider_items import responses_items
 from agentcore.providers.tool_calls import MAX_ARGUMENTS_CHARS, checked_tool_call, unique_calls
 from agentcore.transcript import Message
@@ -124,7 +125,7 @@ def to_model_turn(
     response: Mapping[str, Any],
     *,
     max_arguments_chars: int = MAX_ARGUMENTS_CHARS,
-    secrets: Iterable[str] = (),
+    secrets: Iterable[SecretText] = (),
 ) -> ModelTurn:
     """Translate a Responses API object (as JSON) into a :class:`ModelTurn` (chapter 10.3).
 
@@ -143,7 +144,7 @@ def to_model_turn(
     name.
     """
     output = response.get("output")
-    secrets = tuple(secrets)
+    secrets = hidden_all(secrets)
     raw = redact_json(list(output), secrets) if isinstance(output, list) else []
     try:
         return _turn(response, secrets, max_arguments_chars)
@@ -188,7 +189,7 @@ class DeepSeekResponsesModel(Connection):
         self,
         model: str | None = None,
         *,
-        api_key: str | None = None,
+        api_key: str | SecretStr | None = None,
         base_url: str | None = None,
         timeout: float | None = None,
         max_retries: int | None = None,
@@ -196,6 +197,7 @@ class DeepSeekResponsesModel(Connection):
         instructions: str | None = None,
         max_arguments_chars: int = MAX_ARGUMENTS_CHARS,
     ) -> None:
+        api_key = stripped_key(api_key)  # from here on, no frame holds the key's text
         settings = deepseek_settings(model, api_key, base_url, reasoning_effort)
         super().__init__(
             **settings._asdict(),
@@ -231,7 +233,7 @@ class DeepSeekResponsesModel(Connection):
         return to_model_turn(
             self._send(request),
             max_arguments_chars=self.max_arguments_chars,
-            secrets=(self._api_key,),
+            secrets=self._secrets,
         )
 
     def _send(self, request: dict[str, Any]) -> dict[str, Any]:
@@ -313,7 +315,7 @@ def _assistant_items(entry: Message, index: int) -> list[dict[str, Any]]:
     return items + said
 
 
-def _turn(response: Mapping[str, Any], secrets: tuple[str, ...], limit: int) -> ModelTurn:
+def _turn(response: Mapping[str, Any], secrets: tuple[SecretStr, ...], limit: int) -> ModelTurn:
     """The body of :func:`to_model_turn`, which attaches the rejected items to its errors."""
     response_id = redact(str(response.get("id", "?")), secrets, limit=40)
     status = response.get("status")
@@ -380,7 +382,7 @@ _INCOMPLETES = {
 
 
 def _incomplete(
-    response: Mapping[str, Any], response_id: str, secrets: tuple[str, ...]
+    response: Mapping[str, Any], response_id: str, secrets: tuple[SecretStr, ...]
 ) -> ProviderResponseError:
     details, error = response.get("incomplete_details"), response.get("error")
     reason = details.get("reason") if isinstance(details, Mapping) else None
@@ -406,7 +408,7 @@ def _shape(response_id: str, problem: str) -> ProviderResponseError:
     )
 
 
-def _tool_call(item: Mapping[str, Any], limit: int, secrets: tuple[str, ...]) -> ToolCall:
+def _tool_call(item: Mapping[str, Any], limit: int, secrets: tuple[SecretStr, ...]) -> ToolCall:
     return checked_tool_call(
         item.get("call_id"),
         item.get("name"),

@@ -28,6 +28,11 @@ learner's environment:
 * **One redaction function.** :func:`redact` removes secrets first and shortens afterwards;
   every text an adapter builds from what it received (status errors, reply text, previews,
   reprs, connection errors) goes through it.
+* **The key in one object.** The API key travels as a pydantic ``SecretStr``, whose ``repr``
+  and ``str`` are ``**********`` (:func:`hidden`): a traceback that prints every frame's local
+  variables (``%xmode Verbose`` in IPython, ``pytest -l``) shows no key. It is unwrapped in one
+  place, where :class:`BoundedTransport` writes the ``Authorization`` header, and inside
+  :func:`redact`, which must read it to find it in a text; the SDK is never given it.
 
 :func:`sdk_error` maps every SDK exception to a typed :class:`ProviderError`.
 """
@@ -47,6 +52,7 @@ from urllib.request import getproxies, proxy_bypass
 
 import httpx2
 import openai
+from pydantic import SecretStr
 
 from agentcore.providers.errors import (
     ProviderConnectionError,
@@ -71,9 +77,12 @@ ALLOWED_HEADERS = frozenset(
     {"host", "accept", "accept-encoding", "connection", "content-type", "content-length"}
     | {"user-agent"}
 )
-"""Request headers sent besides the adapter's own and the SDK's ``X-Stainless-*`` metadata
-(package version, OS, retry count); any other header is dropped before sending."""
+"""Request headers sent besides ``Authorization`` (written by the transport alone, from the
+adapter's key) and the SDK's ``X-Stainless-*`` metadata (package version, OS, retry count);
+any other header is dropped before sending."""
 REDACTED = "<redacted>"
+SecretText = str | SecretStr
+"""A secret as a caller may give it: plain text, or already held in a ``SecretStr``."""
 
 _BEARER = re.compile(r"(?i)\b(bearer)\s+(?!<redacted>)[^\s\"',;]+")
 _USERINFO = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://)[^\s/?#\"'<>\\]*@")
@@ -81,10 +90,37 @@ _USERINFO = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://)[^\s/?#\"'<>\\]*@")
 runs from ``//`` to the last ``@`` before the path, query or fragment."""
 
 
-def redact(text: str, secrets: Iterable[str] = (), *, limit: int | None = PREVIEW_CHARS) -> str:
+def hidden(secret: SecretText) -> SecretStr:
+    """``secret`` held in a pydantic ``SecretStr`` (returned as is if it already is one).
+
+    Its ``repr`` and ``str`` are ``**********``; ``get_secret_value()`` gives the text back.
+    An adapter wraps its key with this as soon as it receives it, so no frame's local
+    variables, no repr and no message holds the key itself. Raises ``TypeError`` for anything
+    but a ``str`` or a ``SecretStr``.
+    """
+    if isinstance(secret, SecretStr):
+        return secret
+    if not isinstance(secret, str):
+        raise TypeError(f"a secret must be a str or a SecretStr, got {type(secret).__name__}")
+    return SecretStr(secret)
+
+
+def hidden_all(secrets: Iterable[SecretText]) -> tuple[SecretStr, ...]:
+    """Every secret of ``secrets`` through :func:`hidden`, empty ones left out."""
+    return tuple(hidden(secret) for secret in secrets if _length(secret))
+
+
+def _length(secret: SecretText) -> int:
+    return len(secret.get_secret_value() if isinstance(secret, SecretStr) else secret)
+
+
+def redact(
+    text: str, secrets: Iterable[SecretText] = (), *, limit: int | None = PREVIEW_CHARS
+) -> str:
     """Remove secrets from ``text``, then shorten it: the one redaction of the adapters.
 
-    Inputs: ``text``; ``secrets`` (the API key, ...; empty strings are ignored); ``limit``,
+    Inputs: ``text``; ``secrets`` (the API key, ..., as text or ``SecretStr``; empty ones are
+    ignored); ``limit``,
     the longest result before the ellipsis (``None``: do not shorten). Output: the text with
     every secret, every run of at least :data:`SECRET_RUN` characters of a secret (a key the
     provider echoed cut short), every ``Bearer <token>`` and the user name and password of
@@ -94,9 +130,9 @@ def redact(text: str, secrets: Iterable[str] = (), *, limit: int | None = PREVIE
     first can leave the start of a key that the replacement no longer recognises. Raises
     nothing.
     """
-    for secret in sorted({secret for secret in secrets if secret}, key=len, reverse=True):
-        text = text.replace(secret, REDACTED)
-        if len(secret) > SECRET_RUN:
+    for secret in sorted(hidden_all(secrets), key=_length, reverse=True):
+        text = text.replace(secret.get_secret_value(), REDACTED)
+        if _length(secret) > SECRET_RUN:
             text = _redact_runs(text, secret)
     text = _BEARER.sub(rf"\1 {REDACTED}", text)
     text = _USERINFO.sub(rf"\1{REDACTED}@", text)
@@ -105,7 +141,7 @@ def redact(text: str, secrets: Iterable[str] = (), *, limit: int | None = PREVIE
     return text
 
 
-def redact_json(value: Any, secrets: Iterable[str]) -> Any:
+def redact_json(value: Any, secrets: Iterable[SecretText]) -> Any:
     """A plain copy of a JSON value with every string, keys included, passed through
     :func:`redact` (no cut). Two keys that redact to the same text keep the later value."""
     if isinstance(value, str):
@@ -124,9 +160,12 @@ SECRET_RUN = 8
 """The shortest piece of a secret that :func:`redact` removes on its own."""
 
 
-def _redact_runs(text: str, secret: str) -> str:
+def _redact_runs(text: str, secret: SecretStr) -> str:
     """Replace every run of ``SECRET_RUN`` or more characters of ``secret`` in ``text``."""
-    pieces = {secret[start : start + SECRET_RUN] for start in range(len(secret) - SECRET_RUN + 1)}
+    pieces = {
+        secret.get_secret_value()[start : start + SECRET_RUN]
+        for start in range(_length(secret) - SECRET_RUN + 1)
+    }
     covered = bytearray(len(text))
     for start in range(len(text) - SECRET_RUN + 1):
         if text[start : start + SECRET_RUN] in pieces:
@@ -173,10 +212,11 @@ def proxy_for(url: str) -> str | None:
 class BoundedTransport(httpx2.BaseTransport):
     """An httpx2 transport that enforces the boundary around another transport.
 
-    Inputs: ``inner`` (the transport that talks to the network), ``headers`` (the adapter's
-    own headers, such as ``Authorization``; they replace any header of the same name),
-    ``secrets`` (for :func:`redact`), ``deadline`` (seconds for one whole HTTP attempt),
-    ``max_wire_bytes`` and ``max_decoded_bytes``.
+    Inputs: ``inner`` (the transport that talks to the network), ``api_key`` (a ``SecretStr``,
+    or ``None`` for a server that needs no key: sent as ``Authorization: Bearer``, replacing
+    any ``Authorization`` header the SDK wrote; this is the one place the key is unwrapped),
+    ``deadline`` (seconds for one whole HTTP attempt), ``max_wire_bytes`` and
+    ``max_decoded_bytes``.
 
     :meth:`handle_request` returns a response whose body is already read and decoded (no
     ``Content-Encoding`` left). It raises :class:`ProviderTimeoutError` past the deadline,
@@ -190,15 +230,14 @@ class BoundedTransport(httpx2.BaseTransport):
         self,
         inner: httpx2.BaseTransport,
         *,
-        headers: Mapping[str, str],
-        secrets: Iterable[str],
+        api_key: SecretStr | None,
         deadline: float,
         max_wire_bytes: int = MAX_WIRE_BYTES,
         max_decoded_bytes: int = MAX_DECODED_BYTES,
     ) -> None:
         self._inner = inner
-        self._headers = dict(headers)
-        self._secrets = tuple(secrets)
+        self._api_key = api_key
+        self._secrets = () if api_key is None else (api_key,)
         self._deadline = deadline
         self._max_wire = max_wire_bytes
         self._max_decoded = max_decoded_bytes
@@ -206,12 +245,12 @@ class BoundedTransport(httpx2.BaseTransport):
     def handle_request(self, request: httpx2.Request) -> httpx2.Response:
         """Send ``request`` within the boundary; see the class docstring."""
         ends = time.monotonic() + self._deadline
-        own = {name.lower() for name in self._headers}
         for name in list(request.headers):
             lowered = name.lower()
-            if lowered not in ALLOWED_HEADERS | own and not lowered.startswith("x-stainless-"):
+            if lowered not in ALLOWED_HEADERS and not lowered.startswith("x-stainless-"):
                 del request.headers[name]
-        request.headers.update(self._headers)
+        if self._api_key is not None:  # httpx2's Headers repr shows it as [secure]
+            request.headers["Authorization"] = f"Bearer {self._api_key.get_secret_value()}"
         request.extensions["timeout"] = dict.fromkeys(
             ("connect", "read", "write", "pool"), self._deadline
         )
@@ -377,12 +416,13 @@ def _json_problem(body: bytes, content_type: str = "") -> str | None:
 
 
 def build_http_client(
-    base_url: str, *, headers: Mapping[str, str], secrets: Iterable[str], deadline: float
+    base_url: str, *, api_key: SecretStr | None, deadline: float
 ) -> httpx2.Client:
     """The ``httpx2.Client`` an adapter owns and hands to the SDK.
 
     Inputs: ``base_url`` (decides the proxy: none for loopback, else :func:`proxy_for`),
-    the adapter's ``headers``, the ``secrets`` to redact and the ``deadline`` in seconds.
+    the adapter's ``api_key`` (sent by :class:`BoundedTransport`; ``None`` sends none) and
+    the ``deadline`` in seconds.
     Output: a client that follows no redirects, ignores the environment itself
     (``trust_env=False``: no netrc, no proxy of its own choosing) and sends through a
     :class:`BoundedTransport`. Certificates: the inner transport honours ``SSL_CERT_FILE`` and
@@ -397,7 +437,6 @@ def build_http_client(
     ``ValueError``), or names a SOCKS proxy without the ``socksio`` package (``ImportError``
     from ``httpx2.HTTPTransport``).
     """
-    secrets = tuple(secrets)
     try:
         loopback = is_loopback(httpx2.URL(base_url).host)
     except httpx2.InvalidURL as error:
@@ -415,7 +454,7 @@ def build_http_client(
         )
     if failure is not None:
         raise failure
-    transport = BoundedTransport(inner, headers=headers, secrets=secrets, deadline=deadline)
+    transport = BoundedTransport(inner, api_key=api_key, deadline=deadline)
     return httpx2.Client(
         transport=transport,
         follow_redirects=False,
@@ -503,11 +542,12 @@ def _checked_proxy(base_url: str) -> str | None:
 
 
 def build_sdk_client(
-    *, api_key: str, base_url: str, timeout: float, max_retries: int
+    *, api_key: SecretText | None, base_url: str, timeout: float, max_retries: int
 ) -> openai.OpenAI:
     """The ``openai.OpenAI`` client an adapter uses, with nothing taken from ``OPENAI_*``.
 
-    Inputs: the ``api_key`` (sent as ``Authorization: Bearer``; an empty key sends no
+    Inputs: the ``api_key`` (text or a ``SecretStr``; sent as ``Authorization: Bearer`` by
+    the owned transport, never handed to the SDK; ``None`` or an empty key sends no
     Authorization header, for a local server that needs none), the ``base_url``, the
     per-attempt deadline ``timeout`` in seconds and ``max_retries`` (0 to
     :data:`MAX_RETRIES_LIMIT`; the caller checks the range). Every argument that the SDK would
@@ -518,8 +558,11 @@ def build_sdk_client(
     merged by the SDK under ``default_headers``: an explicit ``Authorization`` there makes the
     SDK drop that variable's, and every other name it lists is passed as ``openai.Omit()``, so
     the SDK removes it. :class:`BoundedTransport` then drops any header still not allowed.
+    With a key the SDK writes a stand-in ``Authorization`` (it refuses to send a request
+    without one unless told per request), which the transport replaces with the key.
     """
-    own = {"Authorization": f"Bearer {api_key}"} if api_key else {}
+    key = hidden(api_key) if api_key else None  # rebinding: no frame keeps the text itself
+    api_key = None
     listed = os.environ.get("OPENAI_CUSTOM_HEADERS", "")
     headers: dict[str, Any] = {
         **{
@@ -529,11 +572,11 @@ def build_sdk_client(
         },
         "OpenAI-Organization": openai.Omit(),
         "OpenAI-Project": openai.Omit(),
-        "Authorization": openai.Omit(),  # replaced by the key, if there is one
-        **own,
+        # a stand-in the transport replaces with the key, or none at all
+        "Authorization": f"Bearer {REDACTED}" if key is not None else openai.Omit(),
     }
     return openai.OpenAI(
-        api_key=api_key,
+        api_key="",
         admin_api_key="",
         organization="",
         project="",
@@ -542,12 +585,16 @@ def build_sdk_client(
         default_headers=cast("dict[str, str]", headers),
         timeout=timeout,
         max_retries=max_retries,
-        http_client=build_http_client(base_url, headers=own, secrets=(api_key,), deadline=timeout),
+        http_client=build_http_client(base_url, api_key=key, deadline=timeout),
     )
 
 
 def sdk_error(
-    error: openai.OpenAIError, *, base_url: str, secrets: Iterable[str], connection_hint: str
+    error: openai.OpenAIError,
+    *,
+    base_url: str,
+    secrets: Iterable[SecretText],
+    connection_hint: str,
 ) -> ProviderError:
     """Translate one SDK exception into the typed provider error (the caller raises it).
 
@@ -560,7 +607,7 @@ def sdk_error(
     :class:`ProviderStatusError` with the provider's own message (redacted, then shortened)
     for an HTTP error status, and :class:`ProviderResponseError` for anything else.
     """
-    secrets = tuple(secrets)
+    secrets = hidden_all(secrets)
     if isinstance(error, openai.APITimeoutError):
         return ProviderTimeoutError(
             f"No reply from {base_url} in time.",

@@ -48,6 +48,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from openai.types.chat import ChatCompletion
+from pydantic import SecretStr
 
 from agentcore.protocol import ModelTurn, ToolCall, ToolSchema
 from agentcore.providers.chat_profiles import (
@@ -55,14 +56,14 @@ from agentcore.providers.chat_profiles import (
     GENERIC,
     ChatProfile,
 )
-from agentcore.providers.connection import Connection
+from agentcore.providers.connection import Connection, stripped_key
 from agentcore.providers.errors import (
     ProviderRequestError,
     ProviderResponseError,
     ProviderStatusError,
     ServerQuirkError,
 )
-from agentcore.providers.http import PREVIEW_CHARS, redact, redact_json
+from agentcore.providers.http import PREVIEW_CHARS, SecretText, hidden_all, redact, redact_json
 from agentcore.providers.provider_items import chat_extras
 from agentcore.providers.tool_calls import MAX_ARGUMENTS_CHARS, checked_tool_call, unique_calls
 from agentcore.transcript import Message
@@ -283,7 +284,7 @@ class OpenAICompatibleChatModel(Connection):
         model: str,
         *,
         base_url: str,
-        api_key: str | None = None,
+        api_key: str | SecretStr | None = None,
         profile: ChatProfile | str = GENERIC,
         strict: bool = False,
         timeout: float | None = None,
@@ -292,6 +293,7 @@ class OpenAICompatibleChatModel(Connection):
         max_arguments_chars: int = MAX_ARGUMENTS_CHARS,
         tool_choice: str | None = None,
     ) -> None:
+        api_key = stripped_key(api_key)  # from here on, no frame holds the key's text
         if tool_choice is not None and (not isinstance(tool_choice, str) or not tool_choice):
             raise TypeError(f"tool_choice must be None or a non-empty str, got {tool_choice!r}")
         if isinstance(profile, str):
@@ -443,7 +445,7 @@ def to_chat_model_turn(
     completion: Mapping[str, Any],
     *,
     max_arguments_chars: int = MAX_ARGUMENTS_CHARS,
-    secrets: Iterable[str] = (),
+    secrets: Iterable[SecretText] = (),
     profile: ChatProfile = GENERIC,
     tool_names: Iterable[str] = (),
     turn: int = 1,
@@ -502,7 +504,7 @@ def to_chat_model_turn(
     before any handler runs); and any field of the wrong shape. :class:`ServerQuirkError` is a
     subclass.
     """
-    secrets = tuple(secrets)
+    secrets = hidden_all(secrets)
     name = f"Chat completion {redact(repr(completion.get('id', '?')), secrets, limit=60)}"
     choices = completion.get("choices")
     messages = [
@@ -560,7 +562,7 @@ class _Reading:
 
     name: str
     max_arguments_chars: int
-    secrets: tuple[str, ...]
+    secrets: tuple[SecretStr, ...]
     profile: ChatProfile
     tool_names: tuple[str, ...]
     turn: int

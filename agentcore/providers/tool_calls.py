@@ -18,7 +18,7 @@ from typing import Any
 
 from agentcore.protocol import ToolCall
 from agentcore.providers.errors import ProviderResponseError
-from agentcore.providers.http import PREVIEW_CHARS, redact, redact_json
+from agentcore.providers.http import PREVIEW_CHARS, SecretText, hidden_all, redact, redact_json
 
 MAX_ARGUMENTS_CHARS = 32_768
 """The adapter's limit on one call's ``arguments`` string (characters).
@@ -33,7 +33,7 @@ def checked_tool_call(
     name: object,
     arguments: object,
     limit: int,
-    secrets: tuple[str, ...],
+    secrets: tuple[SecretText, ...],
     *,
     noun: str,
     id_label: str,
@@ -102,7 +102,7 @@ def unique_calls(calls: list[ToolCall], *, noun: str, id_label: str) -> tuple[To
     return tuple(calls)
 
 
-def _what(value: object, label: str, secrets: tuple[str, ...]) -> str:
+def _what(value: object, label: str, secrets: tuple[SecretText, ...]) -> str:
     """What is wrong with an id or a name that is not a non-empty string: ``an empty id`` for
     a blank or missing one, else its JSON type (an integer id is not an empty id)."""
     if value is None or (isinstance(value, str) and not value.strip()):
@@ -143,7 +143,7 @@ def parse_arguments(
     name: str,
     arguments: str,
     max_arguments_chars: int = MAX_ARGUMENTS_CHARS,
-    secrets: Iterable[str] = (),
+    secrets: Iterable[SecretText] = (),
 ) -> dict[str, Any]:
     """Parse a function call's ``arguments`` string into a JSON object, strictly.
 
@@ -157,7 +157,7 @@ def parse_arguments(
     object, or holds ``NaN``/``Infinity``, a number too large to be finite, or a key twice
     (Python's ``json.loads`` accepts those last two silently).
     """
-    secrets = tuple(secrets)
+    secrets = hidden_all(secrets)
     shown = redact(repr(name), secrets, limit=60)
     preview = redact(arguments, secrets, limit=PREVIEW_CHARS)
     problem: str | None = None
