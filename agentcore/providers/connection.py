@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import math
 import re
+import weakref
 from collections.abc import Callable, Iterable
-from types import TracebackType
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, TypeVar, cast
 
 import openai
 from pydantic import SecretStr
@@ -87,7 +87,8 @@ class Connection:
     :attr:`connection_hint`.
 
     The adapter owns an HTTP connection pool: :meth:`close` it when done, or use the adapter
-    as a context manager (``with OpenAICompatibleChatModel(...) as model:``).
+    as a context manager (``with OpenAICompatibleChatModel(...) as model:``); one that is
+    collected unclosed closes its pool then (``weakref.finalize``).
 
     Raises ``TypeError`` for a setting of the wrong type, ``ValueError`` for an empty model or
     base URL, a number out of range, or a key that starts or ends with a quote mark, holds a
@@ -141,6 +142,9 @@ class Connection:
         self._client = build_sdk_client(
             api_key=key, base_url=base_url.strip(), timeout=self.timeout, max_retries=retries
         )
+        # An adapter dropped without close() (a notebook cell run again) closes its pool when
+        # it is collected, instead of leaving open sockets behind.
+        self._closer = weakref.finalize(self, self._client.close)
 
     @property
     def base_url(self) -> str:
@@ -154,20 +158,16 @@ class Connection:
 
     def close(self) -> None:
         """Close the adapter's HTTP connections; a later :meth:`generate` raises
-        ``RuntimeError``. Closing twice is harmless."""
-        client = getattr(self, "_client", None)  # a half-built adapter has none
-        if client is not None:
-            client.close()
+        ``RuntimeError``. Closing twice is harmless; an adapter that is collected without
+        being closed is closed then."""
+        closer = getattr(self, "_closer", None)  # a half-built adapter has none
+        if closer is not None:
+            closer()
 
     def __enter__(self: _Self) -> _Self:
         return self
 
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
+    def __exit__(self, *exc_info: object) -> None:
         self.close()
 
     def _post(
@@ -216,7 +216,8 @@ class Connection:
                 # Malformed fields are the adapter's to report, not pydantic's to warn about
                 # while turning the reply back into the JSON it arrived as. A key the server
                 # echoed is redacted on arrival: no later frame's variables hold it.
-                return redact_json(reply.to_dict(mode="json", warnings=False), self._secrets)
+                arrived: dict[str, Any] = reply.to_dict(mode="json", warnings=False)
+                return cast("dict[str, Any]", redact_json(arrived, self._secrets))
             failure = ProviderResponseError(
                 f"The reply from {self.base_url}{endpoint} is not {what} "
                 f"(got {type(reply).__name__}).",

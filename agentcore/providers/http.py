@@ -430,17 +430,23 @@ def build_http_client(
 
     Raises :class:`ProviderSettingsError` naming the setting, its value (credentials removed)
     and the fix for every failure of the environment the client is built from: a base URL
-    that is not a URL; ``SSL_CERT_FILE`` naming a missing file, a folder or no readable
-    certificate, ``SSL_CERT_DIR`` naming no folder (``ssl.create_default_context`` raises
-    ``OSError``/``ssl.SSLError``, read by httpcore2's ``default_ssl_context``); a proxy
+    that is not a URL, or that holds a user name and password (``https://user:pass@host``:
+    the APIs the adapters speak take the key as ``Authorization: Bearer``, so they are
+    refused rather than dropped or sent some other way); ``SSL_CERT_FILE`` naming a missing
+    file, a folder or no readable certificate, ``SSL_CERT_DIR`` naming no folder
+    (``ssl.create_default_context`` raises ``OSError``/``ssl.SSLError``, read by httpcore2's
+    ``default_ssl_context``); a proxy
     variable that is not a URL, has a scheme httpx2 does not speak (``httpx2.Proxy`` raises
     ``ValueError``), or names a SOCKS proxy without the ``socksio`` package (``ImportError``
     from ``httpx2.HTTPTransport``).
     """
     try:
-        loopback = is_loopback(httpx2.URL(base_url).host)
+        url = httpx2.URL(base_url)
     except httpx2.InvalidURL as error:
         raise _setting("base_url", base_url, f"it is not a URL ({error})", _BASE_URL_FIX) from None
+    if url.userinfo:
+        raise _setting("base_url", base_url, _CREDENTIALS_PROBLEM, _CREDENTIALS_FIX)
+    loopback = is_loopback(url.host)
     context = _ssl_context(trust_env=not loopback)
     proxy = None if loopback else _checked_proxy(base_url)
     failure: ProviderSettingsError | None = None
@@ -467,6 +473,14 @@ def build_http_client(
 _BASE_URL_FIX = (
     "Pass the server's API root, such as https://api.deepseek.com or http://localhost:11434/v1 "
     "(DEEPSEEK_BASE_URL for DeepSeek's adapters)."
+)
+_CREDENTIALS_PROBLEM = (
+    "it holds a user name and password (user:password@), which the adapter does not send"
+)
+_CREDENTIALS_FIX = (
+    "Remove them from the URL and pass the key as api_key (DEEPSEEK_API_KEY for DeepSeek's "
+    "adapters, --api-key-env on the command line): it is sent as Authorization: Bearer, the "
+    "credential the Responses and Chat Completions APIs document."
 )
 _PROXY_SCHEMES = ("http", "https", "socks5", "socks5h")
 """The proxy schemes httpx2 speaks (``httpx2.Proxy`` refuses any other)."""

@@ -44,7 +44,6 @@ from typing import Any
 
 from agentcore.providers.local_server import (
     CREATED_AT,
-    SERVED_MODELS,
     LoopbackServer,
     Reply,
     _error_body,
@@ -177,7 +176,7 @@ class LocalChatServer(LoopbackServer):
     one, as DeepSeek's context caching reports it. ``quirks``: names of :data:`QUIRKS` to
     play (``ValueError`` for an unknown one, naming them all); ``requires_key`` (default
     ``True``): ``False`` accepts requests without an Authorization header, as a local server
-    started without a key does.
+    started without a key does; ``keep_alive`` as :class:`LoopbackServer`.
 
     Use it as a context manager, exactly like the Responses server::
 
@@ -195,14 +194,7 @@ class LocalChatServer(LoopbackServer):
     path = "/chat/completions"
 
     def __init__(
-        self,
-        script: Iterable[Reply],
-        *,
-        api_key: str | None = None,
-        thinking: bool = False,
-        models: Sequence[str] = SERVED_MODELS,
-        requires_key: bool = True,
-        quirks: Iterable[str] = (),
+        self, script: Iterable[Reply], *, quirks: Iterable[str] = (), **options: Any
     ) -> None:
         self.quirks = tuple(quirks)
         unknown = [name for name in self.quirks if name not in QUIRKS]
@@ -218,9 +210,7 @@ class LocalChatServer(LoopbackServer):
             replies = tuple(
                 http_error(500, PARSE_500) if _calls(reply) else reply for reply in replies
             )
-        super().__init__(
-            replies, api_key=api_key, thinking=thinking, models=models, requires_key=requires_key
-        )
+        super().__init__(replies, **options)
 
     def _serves(self, path: str) -> bool:
         return path.rstrip("/") in (self.path, "/beta" + self.path)
