@@ -370,6 +370,10 @@ def _explain_status(error: BaseException, message: str, language: Language) -> s
         hint_key = f"provider status.{status}"
     else:
         hint_key = "provider status.other"
+    # A server other than DeepSeek's adapters has its own words (model, base_url, api_key).
+    own = hint_key.replace("provider status.", f"provider status.{getattr(error, 'hints', '')} ")
+    if own in _catalog("en"):
+        hint_key = own
     return phrase(
         "typed error.ProviderStatusError", language, status=status, hint=phrase(hint_key, language)
     )

@@ -24,7 +24,7 @@ from typing import Any, ClassVar, TypeVar, cast
 import openai
 from pydantic import SecretStr
 
-from agentcore.providers.errors import ProviderError, ProviderResponseError
+from agentcore.providers.errors import ProviderError, ProviderResponseError, ProviderStatusError
 from agentcore.providers.http import (
     MAX_RETRIES_LIMIT,
     SecretText,
@@ -100,6 +100,9 @@ class Connection:
     connection_hint: ClassVar[str]
     """The hint of a :class:`~agentcore.providers.errors.ProviderConnectionError`: where the
     address was set (``DEEPSEEK_BASE_URL``, ``base_url``), the network and the proxy."""
+    status_hints: ClassVar[str]
+    """Whose table of :data:`~agentcore.providers.errors.STATUS_HINT_TABLES` explains an HTTP
+    error status: ``"deepseek"`` (``DEEPSEEK_*``) or ``"server"`` (``model``, ``base_url``)."""
 
     def __init__(
         self,
@@ -204,12 +207,17 @@ class Connection:
             no_key = self._api_key is None
             omit = {"extra_headers": {"Authorization": openai.Omit()}} if no_key else {}
             reply = create(**request, **omit)
+        except ProviderStatusError as error:  # a redirect the owned transport refused
+            failure = ProviderStatusError(
+                error.status_code, error.provider_message, hints=self.status_hints
+            )
         except openai.OpenAIError as error:
             failure = sdk_error(
                 error,
                 base_url=self.base_url,
                 secrets=self._secrets,
                 connection_hint=self.connection_hint,
+                hints=self.status_hints,
             )
         else:
             if isinstance(reply, expected):

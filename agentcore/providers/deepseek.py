@@ -184,6 +184,7 @@ class DeepSeekResponsesModel(Connection):
     """
 
     connection_hint = CONNECTION_HINT
+    status_hints = "deepseek"
 
     def __init__(
         self,

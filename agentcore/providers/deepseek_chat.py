@@ -64,6 +64,7 @@ class DeepSeekChatModel(OpenAICompatibleChatModel):
     """
 
     connection_hint = CONNECTION_HINT
+    status_hints = "deepseek"
 
     def __init__(
         self,

@@ -609,6 +609,7 @@ def sdk_error(
     base_url: str,
     secrets: Iterable[SecretText],
     connection_hint: str,
+    hints: str = "deepseek",
 ) -> ProviderError:
     """Translate one SDK exception into the typed provider error (the caller raises it).
 
@@ -619,7 +620,8 @@ def sdk_error(
     naming the transport's reason (and the proxy, if one was used, without its credentials)
     with ``connection_hint`` for a connection failure,
     :class:`ProviderStatusError` with the provider's own message (redacted, then shortened)
-    for an HTTP error status, and :class:`ProviderResponseError` for anything else.
+    and the adapter's table of ``hints`` (``"deepseek"`` or ``"server"``) for an HTTP error
+    status, and :class:`ProviderResponseError` for anything else.
     """
     secrets = hidden_all(secrets)
     if isinstance(error, openai.APITimeoutError):
@@ -643,7 +645,8 @@ def sdk_error(
             hint=connection_hint,
         )
     if isinstance(error, openai.APIStatusError):
-        return ProviderStatusError(error.status_code, redact(provider_text(error.body), secrets))
+        said = redact(provider_text(error.body), secrets)
+        return ProviderStatusError(error.status_code, said, hints=hints)
     return ProviderResponseError(
         f"The reply from {base_url} could not be read: {redact(str(error), secrets)}.",
         kind="unreadable",

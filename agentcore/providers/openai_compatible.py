@@ -278,6 +278,7 @@ class OpenAICompatibleChatModel(Connection):
         "http://localhost:11434/v1; that the server is running; your network and any proxy "
         "(HTTPS_PROXY, NO_PROXY)."
     )
+    status_hints = "server"
 
     def __init__(
         self,
