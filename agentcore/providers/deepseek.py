@@ -138,7 +138,9 @@ def to_model_turn(
 
     Raises :class:`ProviderResponseError` (its ``rejected`` holding the output items) for a
     status other than ``completed`` (naming the reason: ``max_output_tokens`` or
-    ``content_filter``), fields of the wrong shape, an output without function calls and
+    ``content_filter``), fields of the wrong shape, an output item of a type it does not model
+    (:data:`MODELLED_ITEMS`; a ``custom_tool_call`` beside a message is refused, never read
+    as a final text),  an output without function calls and
     without text (naming a refusal), and any call refused by
     :func:`~agentcore.providers.tool_calls.parse_arguments` or holding an empty ``call_id`` or
     name.
@@ -325,6 +327,9 @@ def _turn(response: Mapping[str, Any], secrets: tuple[SecretStr, ...], limit: in
     output = response.get("output")
     if not isinstance(output, list) or not all(isinstance(item, Mapping) for item in output):
         raise _shape(response_id, "its output is not a list of items")
+    for item in output:
+        if item.get("type") not in MODELLED_ITEMS:
+            raise _unknown_item(response_id, item.get("type"), secrets)
     calls = [
         _tool_call(item, limit, secrets) for item in output if item.get("type") == "function_call"
     ]
@@ -398,6 +403,27 @@ def _incomplete(
         f"{redact(detail, secrets)}, not 'completed'.",
         kind=cause,
         hint=hint,
+    )
+
+
+MODELLED_ITEMS = ("message", "function_call", "reasoning")
+"""The output item types the adapter reads (DeepSeek's Responses API documents these three).
+The Responses format has others (``custom_tool_call``, ``web_search_call``, ``mcp_call``...):
+any of them is refused, since a call in it would otherwise be lost without a word."""
+
+
+def _unknown_item(
+    response_id: str, kind: object, secrets: tuple[SecretStr, ...]
+) -> ProviderResponseError:
+    shown = redact(repr(kind), secrets, limit=60)
+    return ProviderResponseError(
+        f"Response {response_id} holds an output item of type {shown}, which the adapter does "
+        f"not model (it reads {', '.join(MODELLED_ITEMS)}); whatever it asked for would be "
+        "lost, so the turn was rejected.",
+        kind="unknown item",
+        hint="No tool ran for this turn. The adapter offers only function tools; check that "
+        "nothing between it and the server adds other tools (custom or built-in) to the "
+        "request, then run again.",
     )
 
 

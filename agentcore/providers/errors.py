@@ -317,6 +317,8 @@ RESPONSE_KINDS: dict[str, str] = {
     "refusal": "the model refused instead of answering",
     "empty reply": "no tool call and no text",
     "not a function": "a tool call of a type other than function",
+    "unknown item": "a Responses output item of a type the adapter does not model "
+    "(custom_tool_call, web_search_call, ...)",
     "call name": "a call whose name is missing, empty or not a string",
     "call id": "a call whose id is missing, empty or not a string (an integer, ...)",
     "shared call id": "two calls of one reply sharing one id",
