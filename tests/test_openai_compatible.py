@@ -18,6 +18,7 @@ from agentcore import (
     ChatProfile,
     DeepSeekChatModel,
     OpenAICompatibleChatModel,
+    ProviderResponseError,
     ProviderStatusError,
     ScriptedWeatherModel,
     build_tools,
@@ -243,3 +244,56 @@ def test_the_doctor_against_a_server_without_v1_names_base_url_and_v1(
     out = capsys.readouterr().out
     assert "DEEPSEEK" not in out and "deepseek.com" not in out
     assert "/v1" in out and "base_url" in out and "--model" in out
+
+
+# --- a reply's own words are kept -------------------------------------------------------------
+
+
+def completion_with(message_fields: dict[str, Any]) -> str:
+    return json.dumps(
+        {
+            "id": "chatcmpl-raw",
+            "object": "chat.completion",
+            "created": 0,
+            "model": MODEL,
+            "choices": [
+                {
+                    "index": 0,
+                    "finish_reason": "tool_calls",
+                    "message": {"role": "assistant", "content": None, **message_fields},
+                }
+            ],
+        }
+    )
+
+
+def test_a_200_reply_holding_an_error_keeps_the_servers_message() -> None:
+    # Was: "Chat completion '?' holds no choice."
+    body = {"error": {"message": "model 'llama9' not found, try pulling it first", "code": 404}}
+    with (
+        LocalChatServer([Reply(raw_body=json.dumps(body))]) as server,
+        adapter(server) as model,
+        pytest.raises(ProviderResponseError) as caught,
+    ):
+        model.generate([{"role": "user", "content": "Hi"}], [])
+    assert caught.value.kind == "error body"
+    assert "model 'llama9' not found, try pulling it first" in str(caught.value)
+    assert "no choice" not in str(caught.value)
+
+
+@pytest.mark.parametrize("function", [None, "get_weather", ["get_weather"]])
+def test_a_call_without_a_function_object_says_so(function: Any) -> None:
+    # Was: "The tool call 'call-1' is of type 'function', not a function."
+    call: dict[str, Any] = {"id": "call-1", "type": "function"}
+    if function is not None:
+        call["function"] = function
+    with (
+        LocalChatServer([Reply(raw_body=completion_with({"tool_calls": [call]}))]) as server,
+        adapter(server) as model,
+        pytest.raises(ProviderResponseError) as caught,
+    ):
+        model.generate([{"role": "user", "content": "Hi"}], [])
+    said = str(caught.value)
+    assert "where its function (name and arguments) belongs" in said
+    assert "not a function" not in said
+    assert ("no function object" if function is None else type(function).__name__) in said

@@ -324,7 +324,10 @@ RESPONSE_KINDS: dict[str, str] = {
     "shared call id": "two calls of one reply sharing one id",
     "arguments": "arguments that are not one JSON object in a string (malformed, truncated, too "
     "long, not an object), or that the server itself could not parse",
-    "too large": "a body over the adapter's caps, on the wire or decoded",
+    "too large": "a body over the adapter's caps, on the wire or decoded, or a header block "
+    "over the HTTP client's limit",
+    "not http": "an answer that is not HTTP (another service on that port)",
+    "error body": "a 2xx reply that holds the server's error instead of a result",
     "unreadable": "a body that cannot be read: not UTF-8, not JSON, nested too deep, an unknown "
     "or broken compression, ended early",
     "event stream": "an event stream (server-sent events) to a request that asked for none",

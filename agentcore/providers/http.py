@@ -259,6 +259,10 @@ class BoundedTransport(httpx2.BaseTransport):
             response = self._inner.handle_request(request)
         except httpx2.TimeoutException:
             failure = self._timeout(request)
+        except httpx2.RemoteProtocolError as error:
+            if _DISCONNECTED in str(error):
+                raise  # no answer at all: a connection failure, which the SDK may retry
+            failure = self._no_http_answer(request, str(error))
         if failure is not None:
             raise failure  # outside the except block: no httpx2 error (holding headers) chained
         try:
@@ -299,6 +303,12 @@ class BoundedTransport(httpx2.BaseTransport):
             failure = self._timeout(request)
         except httpx2.RemoteProtocolError as error:
             failure = self._unreadable(request, f"the body ended early or broke HTTP ({error})")
+        except httpx2.NetworkError as error:  # a reset while the body was arriving
+            failure = self._unreadable(
+                request,
+                f"the connection broke after {size:,} bytes of the body had arrived "
+                f"({type(error).__name__}: {error})",
+            )
         if failure is not None:
             raise failure
         return b"".join(chunks)
@@ -358,6 +368,25 @@ class BoundedTransport(httpx2.BaseTransport):
             hint="Check that the base URL points at the provider's API.",
         )
 
+    def _no_http_answer(self, request: httpx2.Request, problem: str) -> ProviderResponseError:
+        """Something answered that HTTP cannot read: a header block over h11's limit, or
+        bytes that are no HTTP status line (another service listens on that port)."""
+        if _HEADER_TOO_LONG in problem:
+            return ProviderResponseError(
+                f"The reply from {self._where(request)} has a header block over "
+                f"{MAX_HEADER_BYTES:,} bytes, the most the HTTP client reads.",
+                kind="too large",
+                hint="Check that the base URL points at the provider's API, not at a proxy "
+                "or another service in front of it.",
+            )
+        return ProviderResponseError(
+            f"The server at {self._where(request)} answered, but not in HTTP "
+            f"({redact(problem, self._secrets, limit=120)}).",
+            kind="not http",
+            hint="Check that the base URL names the API's port and scheme (http:// or "
+            "https://, as the server speaks): another service may listen on that port.",
+        )
+
     def _unreadable(self, request: httpx2.Request, problem: str) -> ProviderResponseError:
         stream = problem == EVENT_STREAM_PROBLEM
         return ProviderResponseError(
@@ -369,6 +398,13 @@ class BoundedTransport(httpx2.BaseTransport):
             else "Check that the base URL points at the provider's API; if it does, run again.",
         )
 
+
+_DISCONNECTED = "without sending a response"
+"""httpcore's words when a server closes the connection before any answer."""
+_HEADER_TOO_LONG = "Receive buffer too long"
+"""h11's words when a header block exceeds ``max_incomplete_event_size``."""
+MAX_HEADER_BYTES = 16 * 1024
+"""The largest header block h11 reads (its default ``max_incomplete_event_size``, 16 KiB)."""
 
 _STREAM_HINT = (
     "The adapter sends no stream option; check that the server (or a proxy in front of it) "
@@ -617,8 +653,9 @@ def sdk_error(
     redact, and the adapter's ``connection_hint`` (which setting holds the address:
     ``DEEPSEEK_BASE_URL`` for DeepSeek's adapters, ``base_url`` for another server's). Output:
     :class:`ProviderTimeoutError` for the SDK's timeout, :class:`ProviderConnectionError`
-    naming the transport's reason (and the proxy, if one was used, without its credentials)
-    with ``connection_hint`` for a connection failure,
+    saying what happened (no connection; a connection the server closed without answering; a
+    connection that broke before a reply), with the transport's reason, the proxy if one was
+    used (without its credentials) and ``connection_hint``,
     :class:`ProviderStatusError` with the provider's own message (redacted, then shortened)
     and the adapter's table of ``hints`` (``"deepseek"`` or ``"server"``) for an HTTP error
     status, and :class:`ProviderResponseError` for anything else.
@@ -640,9 +677,14 @@ def sdk_error(
                 via = f" through the proxy {where.scheme}://{where.netloc.decode()}"
         except httpx2.InvalidURL:  # a setting changed since the client was built: name none
             via = ""
+        if isinstance(reason, httpx2.RemoteProtocolError):  # connected; no answer came
+            what = f"The server at {base_url}{via} closed the connection without answering"
+        elif isinstance(reason, httpx2.ReadError | httpx2.WriteError):
+            what = f"The connection to {base_url}{via} broke before a reply arrived"
+        else:
+            what = f"Could not connect to {base_url}{via}"
         return ProviderConnectionError(
-            f"Could not connect to {base_url}{via} ({type(reason).__name__}: {said}).",
-            hint=connection_hint,
+            f"{what} ({type(reason).__name__}: {said}).", hint=connection_hint
         )
     if isinstance(error, openai.APIStatusError):
         said = redact(provider_text(error.body), secrets)

@@ -63,7 +63,14 @@ from agentcore.providers.errors import (
     ProviderStatusError,
     ServerQuirkError,
 )
-from agentcore.providers.http import PREVIEW_CHARS, SecretText, hidden_all, redact, redact_json
+from agentcore.providers.http import (
+    PREVIEW_CHARS,
+    SecretText,
+    hidden_all,
+    provider_text,
+    redact,
+    redact_json,
+)
 from agentcore.providers.provider_items import chat_extras
 from agentcore.providers.tool_calls import MAX_ARGUMENTS_CHARS, checked_tool_call, unique_calls
 from agentcore.transcript import Message
@@ -493,16 +500,18 @@ def to_chat_model_turn(
       that is not one of the ``tool_calls`` (``"legacy-function-call"``).
 
     Raises :class:`ProviderResponseError` (with a hint, and ``rejected`` holding the refused
-    choices' messages, secrets redacted, when there are any) for: no choice, or more than one
+    choices' messages, secrets redacted, when there are any) for: a body that is the server's
+    error (``{"error": ...}`` and no choice: its message is kept); no choice, or more than one
     (the adapter never sends ``n``, so it does not guess which one counts); a choice whose
     message is null or not an object; a ``finish_reason`` other than ``"stop"`` or
     ``"tool_calls"`` (``"length"``, ``"content_filter"``, ``"insufficient_system_resource"``
     each with their own hint, any other with a hint to look it up in the server's docs); no
     tool call and no text (naming a refusal if there is one); a call that is not a function,
-    has an empty id or name (or one of another type, named), or whose arguments
-    ``parse_arguments`` refuses (malformed or truncated JSON); two calls sharing one id; with
-    ``require_reasoning``, tool calls with a missing or empty ``reasoning_content`` (refused
-    before any handler runs); and any field of the wrong shape. :class:`ServerQuirkError` is a
+    holds no function object, has an empty id or name (or one of another type, named), or
+    whose arguments ``parse_arguments`` refuses (malformed or truncated JSON); two calls
+    sharing one id; with ``require_reasoning``, tool calls with a missing or empty
+    ``reasoning_content`` (refused before any handler runs); and any field of the wrong
+    shape. :class:`ServerQuirkError` is a
     subclass.
     """
     secrets = hidden_all(secrets)
@@ -574,6 +583,14 @@ class _Reading:
 
     def turn_of(self, completion: Mapping[str, Any]) -> ModelTurn:
         name, secrets = self.name, self.secrets
+        if "error" in completion and not completion.get("choices"):
+            # a 200 whose body is the server's error: its own words, not "no choice"
+            said = redact(provider_text(completion), secrets)
+            raise ProviderResponseError(
+                f"{name} is the server's error, not a completion (HTTP 200): {said}",
+                kind="error body",
+                hint="No tool ran for this turn; the server's message says what it refused.",
+            )
         choice = _only_choice(name, completion.get("choices"))
         message = choice.get("message")
         if message is None:
@@ -652,12 +669,20 @@ class _Reading:
             raise TypeError(f"a tool call is a {type(call).__name__}, not an object")
         call_id, function = call.get("id"), call.get("function")
         shown_id = redact(repr(call_id), secrets, limit=60)
-        if call.get("type", "function") != "function" or not isinstance(function, Mapping):
+        if call.get("type", "function") != "function":
             raise ProviderResponseError(
                 f"The tool call {shown_id} is of type "
                 f"{redact(repr(call.get('type')), secrets, limit=60)}, not a function.",
                 kind="not a function",
                 hint="The runtime can only run function tools; the turn was rejected.",
+            )
+        if not isinstance(function, Mapping):
+            what = "no function object" if function is None else f"a {type(function).__name__}"
+            raise ProviderResponseError(
+                f"The tool call {shown_id} holds {what} where its function (name and "
+                "arguments) belongs.",
+                kind="call name",
+                hint="The runtime cannot know which tool to run; the turn was rejected.",
             )
         function_name = function.get("name")
         if (call_id is None or call_id == "") and self.profile.makes_missing_call_ids:
