@@ -47,7 +47,11 @@ def checked_tool_call(
     ``name``; Chat Completions: ``tool call``, ``id``, ``function name``). Output: the call
     with every secret removed from its id, its name and every key and string of its arguments
     (:func:`~agentcore.providers.http.redact`, before anything is stored, so a key the model
-    echoed reaches no handler, transcript, trace or error). Raises
+    echoed reaches no handler, transcript, trace or error). ``arguments`` that are missing
+    (``None``), empty or only white space are read as ``{}``: servers send a call of a tool
+    without parameters that way (the formats define ``arguments`` as a JSON object in a
+    string, and say nothing for the empty case); the tool's own validation then decides, so a
+    tool that needs arguments still refuses the call before its handler runs. Raises
     :class:`ProviderResponseError` for an id or a name that is not a non-empty string (naming
     the type it has), arguments that are not a string, and whatever :func:`parse_arguments`
     refuses.
@@ -66,6 +70,8 @@ def checked_tool_call(
             kind="call id",
             hint="Its output could not be paired with it; the turn was rejected.",
         )
+    if arguments is None or (isinstance(arguments, str) and not arguments.strip()):
+        arguments = "{}"  # a call of a tool without parameters, sent with nothing to say
     if not isinstance(arguments, str):
         raise ProviderResponseError(
             f"The arguments of function {shown_name} ({id_label} {shown_id}) are a "
