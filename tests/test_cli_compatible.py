@@ -160,6 +160,8 @@ def test_doctor_on_a_good_server_says_it_can_do_tool_calls(
         ("malformed-arguments", "generic", 1, "are not JSON"),
         ("tool-parse-error", "ollama", 1, "could not parse the model's tool call"),
         ("legacy-function-call", "generic", 0, "only tool_calls is read"),
+        ("legacy-call-with-colon", "generic", 1, "Use profile 'llama-cpp-python'"),
+        ("legacy-call-with-colon", "llama-cpp-python", 0, "llama-cpp-python's server writes"),
     ],
 )
 def test_doctor_names_each_quirk_and_what_to_change(

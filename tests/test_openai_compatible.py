@@ -178,7 +178,7 @@ def test_every_profile_cites_its_documentation() -> None:
 def test_the_generic_adapter_is_public_and_loaded_lazily() -> None:
     assert {"OpenAICompatibleChatModel", "ChatProfile", "CHAT_PROFILES"} <= set(agentcore.__all__)
     assert json.dumps(sorted(CHAT_PROFILES)) == json.dumps(
-        ["deepseek", "generic", "llama-server", "lm-studio", "ollama", "vllm"]
+        ["deepseek", "generic", "llama-cpp-python", "llama-server", "lm-studio", "ollama", "vllm"]
     )
 
 

@@ -38,6 +38,7 @@ ABSORBED = {
     "made_call_ids": "missing-call-id",
     "finish_reason": "finish-reason-mismatch",
     "ignored_function_call": "legacy-function-call",
+    "ignored_function_call_name": "legacy-call-with-colon",
 }
 """The notes of a turn's ``{"adapter": ...}`` entry and the quirk each one means."""
 

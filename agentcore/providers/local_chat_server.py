@@ -73,7 +73,11 @@ QUIRKS: dict[str, str] = {
     "malformed-arguments": "function.arguments cut off in the middle (truncated JSON)",
     "tool-parse-error": "a reply with calls answered HTTP 500 'error parsing tool call' (Ollama)",
     "legacy-function-call": "a legacy function_call field beside tool_calls, the same call "
-    "written with other spacing (llama-cpp-python's chatml-function-calling)",
+    "written with other spacing (llama-cpp-python's chatml-function-calling, the tool forced)",
+    "legacy-call-with-colon": "a legacy function_call beside tool_calls with the first call's "
+    "arguments as they came and its name followed by a colon ('get_weather:'), as "
+    "llama-cpp-python's server writes when the model chose the tool itself "
+    "(chatml_function_calling in llama_cpp/llama_chat_format.py)",
 }
 """Every quirk mode of :class:`LocalChatServer`: its name and what the server then does."""
 
@@ -323,6 +327,12 @@ class LocalChatServer(LoopbackServer):
             message["function_call"] = {
                 "name": first["name"],
                 "arguments": json.dumps(_decoded(calls[0]), ensure_ascii=False, indent=1),
+            }
+        if calls and "legacy-call-with-colon" in self.quirks:
+            first = calls[0]["function"]
+            message["function_call"] = {
+                "name": first["name"] + ":",
+                "arguments": first["arguments"],
             }
         if calls and "concatenated-arguments" in self.quirks:
             merged = calls if len(calls) > 1 else calls * 2

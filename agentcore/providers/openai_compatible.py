@@ -489,7 +489,9 @@ def to_chat_model_turn(
       disagrees with the reply, ``"tool_calls"`` without calls or ``"stop"`` with calls: the
       reply's content decides (``"finish_reason"``: what the server said); a legacy
       ``function_call`` beside ``tool_calls`` that decodes to the same call as one of them:
-      only ``tool_calls`` is read (``"ignored_function_call"``);
+      only ``tool_calls`` is read (``"ignored_function_call"``); on a profile with
+      ``legacy_call_names_unreliable``, one with the same arguments named ``""`` or
+      ``"<tool>:"`` (``"ignored_function_call_name"``);
     * refused with :class:`ServerQuirkError` (``quirk`` names it): arguments as an object
       on a profile that does not accept them (``"arguments-as-object"``); several JSON
       objects one after another in one ``arguments`` string, as when a server merges
@@ -497,7 +499,8 @@ def to_chat_model_turn(
       ``content`` that names an offered tool in a ``"name": ...`` field or a ``<tool_call>``
       tag: the server returned the call as text (``"call-as-text"``, its ``fix`` the
       profile's ``tool_setup``; nothing is parsed out of prose); a legacy ``function_call``
-      that is not one of the ``tool_calls`` (``"legacy-function-call"``).
+      that is not one of the ``tool_calls`` (``"legacy-function-call"``), or llama-cpp-python's
+      colon-named one on another profile (``"legacy-call-with-colon"``).
 
     Raises :class:`ProviderResponseError` (with a hint, and ``rejected`` holding the refused
     choices' messages, secrets redacted, when there are any) for: a body that is the server's
@@ -738,7 +741,9 @@ class _Reading:
 
     def check_legacy_call(self, legacy: Any, calls: Sequence[ToolCall]) -> None:
         """A legacy ``function_call`` beside ``tool_calls``: only ``tool_calls`` is read; the
-        legacy field is compared by its decoded JSON, never its raw string."""
+        legacy field is compared by its decoded JSON, never its raw string. One with the same
+        arguments whose name is empty or an offered tool's name and a colon is llama-cpp-python's
+        (ignored on its profile, refused naming it on another)."""
         if legacy is None:
             return
         if not isinstance(legacy, Mapping):
@@ -748,11 +753,30 @@ class _Reading:
             decoded = json.loads(arguments) if isinstance(arguments, str) else arguments
         except ValueError:
             decoded = None
+        name = legacy.get("name")
+        offered = {*self.tool_names, *(call.name for call in calls)}
+        colon = isinstance(name, str) and (not name or (name[-1:] == ":" and name[:-1] in offered))
         for position, call in enumerate(calls, 1):
-            if call.name == legacy.get("name") and call.arguments == decoded:
+            if call.arguments != decoded:
+                continue
+            if call.name == name:
                 self.notes["ignored_function_call"] = position
                 return
-        shown = redact(repr(legacy.get("name")), self.secrets, limit=60)
+            if colon and self.profile.legacy_call_names_unreliable:
+                self.notes["ignored_function_call_name"] = position
+                return
+            if colon:
+                raise ServerQuirkError(
+                    f"{self.name} holds a legacy function_call named "
+                    f"{redact(repr(name), self.secrets, limit=60)} beside tool_calls with the "
+                    "same arguments, as llama-cpp-python's server writes.",
+                    quirk="legacy-call-with-colon",
+                    profile=self.profile.name,
+                    fix="profile='llama-cpp-python'",
+                    hint="Use profile='llama-cpp-python' (--profile on the command line), which "
+                    "reads only tool_calls; no tool ran for this turn.",
+                )
+        shown = redact(repr(name), self.secrets, limit=60)
         raise ServerQuirkError(
             f"{self.name} holds a legacy function_call to {shown} that is not one of its "
             f"{len(calls)} tool_calls.",
