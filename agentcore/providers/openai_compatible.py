@@ -694,11 +694,10 @@ class _Reading:
         arguments = function.get("arguments")
         if isinstance(arguments, Mapping):
             if not self.profile.arguments_may_be_objects:
-                raise ServerQuirkError(
+                raise self.quirk(
                     f"The arguments of function {redact(repr(function_name), secrets, limit=60)}"
                     f" (id {shown_id}) arrived as a JSON object, not a JSON string.",
-                    quirk="arguments-as-object",
-                    profile=self.profile.name,
+                    "arguments-as-object",
                     fix="profile='ollama' or 'llama-server'",
                     hint="The Chat Completions format sends arguments as a string; choose a "
                     "profile that accepts objects (ollama, llama-server) if your server does "
@@ -720,6 +719,10 @@ class _Reading:
             name_label="function name",
         )
 
+    def quirk(self, message: str, quirk: str, *, fix: str, hint: str) -> ServerQuirkError:
+        """The refusal of a server quirk, naming this reply's profile."""
+        return ServerQuirkError(message, quirk=quirk, profile=self.profile.name, fix=fix, hint=hint)
+
     def check_one_object(self, function_name: object, arguments: str) -> None:
         """Refuse ``{...}{...}``: several calls' arguments merged into one string."""
         try:
@@ -730,11 +733,10 @@ class _Reading:
         if rest.startswith("{"):
             shown = redact(repr(function_name), self.secrets, limit=60)
             preview = redact(arguments, self.secrets, limit=PREVIEW_CHARS)
-            raise ServerQuirkError(
+            raise self.quirk(
                 f"The arguments of function {shown} hold several JSON objects one after "
                 f"another: {preview!r}. The server merged several calls into one.",
-                quirk="concatenated-arguments",
-                profile=self.profile.name,
+                "concatenated-arguments",
                 fix="turn streaming off, or update the server (ollama#7881)",
                 hint="The adapter does not split them by guess; no tool ran for this turn.",
             )
@@ -766,22 +768,20 @@ class _Reading:
                 self.notes["ignored_function_call_name"] = position
                 return
             if colon:
-                raise ServerQuirkError(
+                raise self.quirk(
                     f"{self.name} holds a legacy function_call named "
                     f"{redact(repr(name), self.secrets, limit=60)} beside tool_calls with the "
                     "same arguments, as llama-cpp-python's server writes.",
-                    quirk="legacy-call-with-colon",
-                    profile=self.profile.name,
+                    "legacy-call-with-colon",
                     fix="profile='llama-cpp-python'",
                     hint="Use profile='llama-cpp-python' (--profile on the command line), which "
                     "reads only tool_calls; no tool ran for this turn.",
                 )
         shown = redact(repr(name), self.secrets, limit=60)
-        raise ServerQuirkError(
+        raise self.quirk(
             f"{self.name} holds a legacy function_call to {shown} that is not one of its "
             f"{len(calls)} tool_calls.",
-            quirk="legacy-function-call",
-            profile=self.profile.name,
+            "legacy-function-call",
             fix="a chat format that returns tool_calls (llama-cpp-python: chatml-function-calling"
             " returns both; use tool_calls)",
             hint="The adapter reads only tool_calls and will not guess which call was meant; "
@@ -797,11 +797,10 @@ class _Reading:
         )
         if named or _TAGGED_CALL.search(text):
             fix = self.profile.tool_setup
-            raise ServerQuirkError(
+            raise self.quirk(
                 f"{self.name} wrote a tool call as text in content, with no tool_calls: "
                 f"{redact(text, self.secrets, limit=PREVIEW_CHARS)!r}.",
-                quirk="call-as-text",
-                profile=self.profile.name,
+                "call-as-text",
                 fix=fix,
                 hint=f"The server did not parse the model's call; turn on {fix}. The adapter "
                 "does not parse calls out of text.",

@@ -58,18 +58,10 @@ def checked_tool_call(
     """
     shown_id = redact(repr(call_id), secrets, limit=60)
     if not isinstance(name, str) or not name.strip():
-        raise ProviderResponseError(
-            f"A {noun} ({id_label} {shown_id}) has {_what(name, name_label, secrets)}.",
-            kind="call name",
-            hint="The runtime cannot know which tool to run; the turn was rejected.",
-        )
+        raise _unnamed(f"A {noun} ({id_label} {shown_id})", name, name_label, "call name", secrets)
     shown_name = redact(repr(name), secrets, limit=60)
     if not isinstance(call_id, str) or not call_id.strip():
-        raise ProviderResponseError(
-            f"The {noun} to {shown_name} has {_what(call_id, id_label, secrets)}.",
-            kind="call id",
-            hint="Its output could not be paired with it; the turn was rejected.",
-        )
+        raise _unnamed(f"The {noun} to {shown_name}", call_id, id_label, "call id", secrets)
     if arguments is None or (isinstance(arguments, str) and not arguments.strip()):
         arguments = "{}"  # a call of a tool without parameters, sent with nothing to say
     if not isinstance(arguments, str):
@@ -106,6 +98,21 @@ def unique_calls(calls: list[ToolCall], *, noun: str, id_label: str) -> tuple[To
             )
         seen.add(call.call_id)
     return tuple(calls)
+
+
+_UNNAMED_HINTS = {
+    "call name": "The runtime cannot know which tool to run; the turn was rejected.",
+    "call id": "Its output could not be paired with it; the turn was rejected.",
+}
+
+
+def _unnamed(
+    subject: str, value: object, label: str, kind: str, secrets: tuple[SecretText, ...]
+) -> ProviderResponseError:
+    """The refusal of a call whose name or id (``kind``) is not a non-empty string."""
+    return ProviderResponseError(
+        f"{subject} has {_what(value, label, secrets)}.", kind=kind, hint=_UNNAMED_HINTS[kind]
+    )
 
 
 def _what(value: object, label: str, secrets: tuple[SecretText, ...]) -> str:
