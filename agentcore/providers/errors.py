@@ -263,9 +263,11 @@ class ProviderRequestError(ProviderError):
 
 
 class ProviderConnectionError(ProviderError):
-    """Nothing answered at the provider's base URL: refused, name not found, proxy down.
+    """No reply came from the provider's base URL: the connection was refused, the name not
+    found or the proxy down ("Could not connect"), or the server closed the connection
+    without answering, or the connection broke before a reply arrived (each said as such).
 
-    The message names the base URL and the transport's own reason (redacted).
+    The message names the base URL, what happened and the transport's own reason (redacted).
     """
 
 
