@@ -611,8 +611,8 @@ def build_sdk_client(
     With a key the SDK writes a stand-in ``Authorization`` (it refuses to send a request
     without one unless told per request), which the transport replaces with the key.
     """
-    key = hidden(api_key) if api_key else None  # rebinding: no frame keeps the text itself
-    api_key = None
+    keys = hidden_all(() if api_key is None else (api_key,))  # an empty key is no key
+    key, api_key = (keys[0] if keys else None), None  # no frame keeps the text itself
     listed = os.environ.get("OPENAI_CUSTOM_HEADERS", "")
     headers: dict[str, Any] = {
         **{
