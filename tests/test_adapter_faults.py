@@ -39,6 +39,7 @@ from agentcore.providers.local_server import (
     Reply,
     function_call,
     message,
+    reasoning,
 )
 from agentcore.providers.provider_items import chat_extras, item_text
 
@@ -544,8 +545,12 @@ def test_an_adapter_note_is_never_sent_back_by_either_wire_format() -> None:
             "tool_calls": [call],
             "provider_items": [{"adapter": {"made_call_ids": ["call-1-1"]}}],
         },
-        {"role": "tool", "tool_call_id": "call-1-1", "name": "get_teaching_weather",
-         "content": "{}"},
+        {
+            "role": "tool",
+            "tool_call_id": "call-1-1",
+            "name": "get_teaching_weather",
+            "content": "{}",
+        },
     ]
     chat = to_chat_messages(transcript)
     assert [m["role"] for m in chat] == ["user", "assistant", "tool"]
@@ -553,3 +558,67 @@ def test_an_adapter_note_is_never_sent_back_by_either_wire_format() -> None:
     items = to_input_items(transcript)
     assert "adapter" not in json.dumps(items)
     assert [item.get("type") for item in items][-2:] == ["function_call", "function_call_output"]
+
+
+# --- a call of a tool without parameters, and whitespace-only reasoning ----------------------
+
+
+class NoArguments(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+def bare_call(arguments: str | None) -> dict[str, Any]:
+    """A ``function_call`` item whose ``arguments`` is the given text, or absent for ``None``
+    (the Chat server then sends ``"arguments": null``)."""
+    item = function_call("get_time", "{}", "call-time")
+    if arguments is None:
+        del item["arguments"]
+    else:
+        item["arguments"] = arguments
+    return item
+
+
+@pytest.mark.parametrize("adapter", ADAPTERS)
+@pytest.mark.parametrize("arguments", ["", "  ", None], ids=["empty", "blank", "missing"])
+def test_a_zero_argument_call_with_empty_or_missing_arguments_runs_with_none(
+    adapter: str, arguments: str | None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ran: list[str] = []
+    tool = Tool("get_time", "The time.", NoArguments, lambda: ran.append("ran") or "12:00")
+    replies = [Reply(output=(bare_call(arguments),)), Reply(output=(message("It is 12:00."),))]
+    result, _ = run_with(adapter, replies, [tool], capsys)
+    assert result.answer == "It is 12:00." and ran == ["ran"]
+    assert result.messages[1]["tool_calls"][0]["arguments"] == {}
+
+
+@pytest.mark.parametrize("adapter", ADAPTERS)
+def test_empty_arguments_for_a_tool_that_needs_some_are_refused_before_its_handler(
+    adapter: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ran: list[str] = []
+    tool = Tool("get_time", "The time.", City, lambda city: ran.append(city) or "12:00")
+    result, _ = run_with(adapter, [Reply(output=(bare_call(""),))], [tool], capsys)
+    assert isinstance(result, ToolArgumentsError) and "city" in str(result)
+    assert ran == []  # the tool's own validation refused {} before its handler
+
+
+@pytest.mark.parametrize("adapter", ["responses", "deepseek-chat"])
+@pytest.mark.parametrize("thought", [" ", "\n", "\t\n  "], ids=["space", "newline", "mixed"])
+def test_whitespace_only_reasoning_is_replayed_exactly_as_received(
+    adapter: str, thought: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    call = function_call("get_teaching_weather", {"city": "Tokyo"}, "call-1")
+    replies = [
+        Reply(output=(reasoning(thought), call)),
+        Reply(output=(reasoning("Answer."), message("Tokyo is cloudy."))),
+    ]
+    server_type, build = ADAPTERS[adapter]
+    with server_type(replies, thinking=True) as server:
+        AgentRuntime(build(server.base_url), build_tools()).run("Weather in Tokyo?")
+        second = server.requests[1].body
+    if adapter == "responses":
+        sent = [item_text(item) for item in second["input"] if item.get("type") == "reasoning"]
+        assert thought in sent
+    else:
+        assistant = next(m for m in second["messages"] if m["role"] == "assistant")
+        assert assistant["reasoning_content"] == thought

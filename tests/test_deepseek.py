@@ -930,3 +930,48 @@ def test_content_filter_has_its_own_hint() -> None:
     )
     assert "(reason: content_filter)" in str(error)
     assert "content filter" in error.hint and "rephrase" in error.hint
+
+
+# --- an output item the adapter does not model is refused, never read as a final text --------
+
+class City(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    city: str
+
+
+UNMODELLED = {
+    "custom_tool_call": {
+        "type": "custom_tool_call",
+        "call_id": "call-custom",
+        "name": "get_teaching_weather",
+        "input": "Tokyo",
+    },
+    "web_search_call": {"type": "web_search_call", "id": "ws_1", "status": "completed"},
+    "an item of a later API": {"type": "teleport_call", "call_id": "call-x"},
+    "an item without a type": {"call_id": "call-y", "name": "get_teaching_weather"},
+}
+
+
+@pytest.mark.parametrize("case", UNMODELLED)
+def test_an_output_item_of_another_type_beside_a_message_is_refused_naming_it(case: str) -> None:
+    # Was: the message became the final answer and the call was lost without a word.
+    ran: list[str] = []
+
+    def weather(city: str) -> str:
+        ran.append(city)
+        return "sunny"
+
+    tool = Tool("get_teaching_weather", "Weather in a city.", City, weather)
+    item = UNMODELLED[case]
+    reply = Reply(output=(message("Let me look that up."), item))
+    with (
+        LocalResponsesServer([reply]) as server,
+        adapter(server) as model,
+        pytest.raises(ProviderResponseError) as caught,
+    ):
+        AgentRuntime(model, [tool]).run(USER)
+    assert caught.value.kind == "unknown item"
+    assert repr(item.get("type")) in str(caught.value)
+    assert ran == []  # no handler ran
+    assert any(entry.get("type") == item.get("type") for entry in caught.value.rejected)
+    assert caught.value.messages[-1].get("rejected")  # the runtime recorded the refused reply

@@ -7,10 +7,14 @@ typed error came back, and that no text shows the key. One test per example of i
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import json
+import socket
+import struct
+import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -368,25 +372,13 @@ def test_no_userinfo_of_any_url_survives_redact(userinfo: str, scheme: str, befo
     assert userinfo not in said.replace(before, "", 1)
 
 
-@pytest.mark.parametrize("what", ["repr", "connection", "timeout", "response"])
-def test_a_password_in_the_base_url_is_in_no_repr_and_no_error(what: str) -> None:
-    if what == "repr":
-        model = adapter(f"https://learner:{PASSWORD}@api.example.com")
-        assert PASSWORD not in repr(model) + model.base_url
-        assert "https://<redacted>@api.example.com" in repr(model)
-        return
-    if what == "connection":  # nothing listens on port 9 (a loopback host: no proxy)
-        with pytest.raises(ProviderConnectionError) as caught:
-            adapter(f"http://learner:{PASSWORD}@127.0.0.1:9").generate([], [])
-    else:
-        reply = Reply(delay_seconds=2.0) if what == "timeout" else Reply(raw_body="{not json")
-        with LocalResponsesServer([reply]) as server, pytest.raises(ProviderError) as caught:
-            url = server.base_url.replace("http://", f"http://learner:{PASSWORD}@")
-            adapter(url, timeout=0.5).generate([{"role": "user", "content": "Hi"}], [])
-        assert isinstance(
-            caught.value, ProviderTimeoutError if what == "timeout" else ProviderResponseError
-        )
-    assert "<redacted>@127.0.0.1" in str(caught.value)
+@pytest.mark.parametrize("where", ["remote", "loopback"])
+def test_a_password_in_the_base_url_is_refused_before_anything_is_sent(where: str) -> None:
+    # Was: redacted in every text, then silently not sent; the provider answered 401 later.
+    host = "api.example.com" if where == "remote" else "127.0.0.1:9"
+    with pytest.raises(ProviderSettingsError, match="user name and password") as caught:
+        adapter(f"https://learner:{PASSWORD}@{host}")
+    assert f"https://<redacted>@{host}" in str(caught.value)
     assert PASSWORD not in "".join(texts_of(caught.value))
 
 
@@ -492,3 +484,96 @@ def test_a_settings_error_round_trips_through_pickle_and_copy(
             error.hint,
             str(error),
         )
+
+
+# --- each way a connection fails says what happened, not "Could not connect" -----------------
+
+
+class RawServer:
+    """A loopback TCP server that answers every connection with ``answer(connection)``: bytes
+    no HTTP server would send (a reset mid-body, another protocol, a huge header)."""
+
+    def __init__(self, answer: Callable[[socket.socket], None]) -> None:
+        self._answer = answer
+        self._listener = socket.create_server(("127.0.0.1", 0))
+        self.base_url = f"http://127.0.0.1:{self._listener.getsockname()[1]}"
+        self._thread = threading.Thread(target=self._serve, daemon=True)
+
+    def __enter__(self) -> RawServer:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        with contextlib.suppress(OSError):
+            self._listener.shutdown(socket.SHUT_RDWR)  # wakes the accept() below
+        self._listener.close()
+        self._thread.join(5)
+
+    def _serve(self) -> None:
+        while True:
+            try:
+                connection, _ = self._listener.accept()
+            except OSError:  # the listener was closed
+                return
+            with connection:
+                connection.recv(65536)
+                with contextlib.suppress(OSError):  # the client hung up first
+                    self._answer(connection)
+
+
+def reset(connection: socket.socket) -> None:
+    """Close with a TCP reset (SO_LINGER 0) instead of an orderly close."""
+    connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+
+
+def reset_mid_body(connection: socket.socket) -> None:
+    connection.sendall(
+        b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n"
+        b'{"id": "resp_1", '
+    )
+    time.sleep(0.3)  # the client is waiting for the rest of the body
+    reset(connection)
+
+
+def another_protocol(connection: socket.socket) -> None:
+    connection.sendall(b"SSH-2.0-OpenSSH_9.6\r\n\r\n")
+
+
+def huge_header(connection: socket.socket) -> None:
+    connection.sendall(b"HTTP/1.1 200 OK\r\nX-Padding: " + b"a" * 200_000 + b"\r\n\r\n{}")
+
+
+def no_answer(connection: socket.socket) -> None:
+    """An orderly close before any answer (a reset may reach the client as either)."""
+
+
+CONNECTION_FAULTS: dict[str, tuple[Callable[[socket.socket], None], type[ProviderError], str]] = {
+    "reset mid-body": (
+        reset_mid_body,
+        ProviderResponseError,
+        "the connection broke after 17 bytes of the body had arrived",
+    ),
+    "another protocol": (another_protocol, ProviderResponseError, "answered, but not in HTTP"),
+    "200 KB header": (huge_header, ProviderResponseError, "header block over 16,384 bytes"),
+    "closed without answering": (
+        no_answer,
+        ProviderConnectionError,
+        "closed the connection without answering",
+    ),
+}
+
+
+@pytest.mark.parametrize("fault", CONNECTION_FAULTS)
+def test_each_broken_connection_says_what_happened(fault: str) -> None:
+    answer, error_type, said = CONNECTION_FAULTS[fault]
+    with RawServer(answer) as server, pytest.raises(error_type) as caught:
+        adapter(server.base_url, timeout=3.0).generate([{"role": "user", "content": "Hi"}], [])
+    assert said in str(caught.value)
+    assert "Could not connect" not in str(caught.value)
+
+
+def test_nothing_listening_is_still_could_not_connect() -> None:
+    with pytest.raises(
+        ProviderConnectionError, match=r"^Could not connect to http://127\.0\.0\.1:9"
+    ):
+        adapter("http://127.0.0.1:9").generate([{"role": "user", "content": "Hi"}], [])

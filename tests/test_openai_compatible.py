@@ -18,15 +18,17 @@ from agentcore import (
     ChatProfile,
     DeepSeekChatModel,
     OpenAICompatibleChatModel,
+    ProviderResponseError,
     ProviderStatusError,
     ScriptedWeatherModel,
     build_tools,
     weather_request,
 )
 from agentcore.course.offline_replies import weather_script
+from agentcore.course.text import explain
 from agentcore.providers.chat_profiles import DEEPSEEK, GENERIC, LM_STUDIO, OLLAMA
 from agentcore.providers.local_chat_server import THINKING_400, LocalChatServer
-from agentcore.providers.local_server import Reply, function_call, message, reasoning
+from agentcore.providers.local_server import Reply, function_call, http_error, message, reasoning
 
 KEY = "sk-compat-test-4f1e9a7c2b6d0e38"
 """A made-up key: the tests check it reaches the server and appears nowhere else."""
@@ -176,5 +178,122 @@ def test_every_profile_cites_its_documentation() -> None:
 def test_the_generic_adapter_is_public_and_loaded_lazily() -> None:
     assert {"OpenAICompatibleChatModel", "ChatProfile", "CHAT_PROFILES"} <= set(agentcore.__all__)
     assert json.dumps(sorted(CHAT_PROFILES)) == json.dumps(
-        ["deepseek", "generic", "llama-server", "lm-studio", "ollama", "vllm"]
+        ["deepseek", "generic", "llama-cpp-python", "llama-server", "lm-studio", "ollama", "vllm"]
     )
+
+
+# --- each adapter's own hints ----------------------------------------------------------------
+
+HINTED_STATUSES = {
+    "401": http_error(401, "Authentication Fails"),
+    "402": http_error(402, "Insufficient Balance"),
+    "403": http_error(403, "Forbidden"),
+    "404": http_error(404, "404 page not found"),
+    "model not exist": http_error(400, "Model Not Exist"),
+    "reasoning dropped": http_error(400, THINKING_400),
+    "redirect": Reply(http_status=308, headers=(("Location", "https://elsewhere.example/v1"),)),
+}
+
+
+@pytest.mark.parametrize("status", HINTED_STATUSES)
+@pytest.mark.parametrize("profile", ["ollama", "generic", "llama-server"])
+def test_a_server_status_names_this_adapters_settings_not_deepseeks(
+    status: str, profile: str
+) -> None:
+    with (
+        LocalChatServer([HINTED_STATUSES[status]]) as server,
+        adapter(server, profile=profile) as model,
+        pytest.raises(ProviderStatusError) as caught,
+    ):
+        model.generate([{"role": "user", "content": "Hi"}], [])
+    assert caught.value.hints == "server"
+    for text in (str(caught.value), explain(caught.value, "en"), explain(caught.value, "zh-CN")):
+        assert "DEEPSEEK_" not in text and "deepseek.com" not in text, text
+    if status in ("401", "404", "model not exist", "redirect"):
+        assert "--" in caught.value.hint  # the command line's flag is named beside the argument
+
+
+@pytest.mark.parametrize("status", ["401", "404", "model not exist", "redirect"])
+def test_deepseeks_adapters_keep_naming_deepseeks_settings(status: str) -> None:
+    with LocalChatServer([HINTED_STATUSES[status]]) as server:
+        model = DeepSeekChatModel(MODEL, api_key=KEY, base_url=server.base_url, max_retries=0)
+        with pytest.raises(ProviderStatusError) as caught, model:
+            model.generate([{"role": "user", "content": "Hi"}], [])
+    assert caught.value.hints == "deepseek"
+    assert "DEEPSEEK_" in str(caught.value)
+
+
+class OllamaLikeServer(LocalChatServer):
+    """Serves Chat Completions under /v1 only, as Ollama does (http://localhost:11434/v1)."""
+
+    path = "/v1/chat/completions"
+
+    def _serves(self, path: str) -> bool:
+        return path.rstrip("/") == self.path
+
+
+@pytest.mark.parametrize("language", ["en", "zh-CN"])
+def test_the_doctor_against_a_server_without_v1_names_base_url_and_v1(
+    language: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from agentcore.course.cli import main
+
+    with OllamaLikeServer([], requires_key=False) as server:
+        argv = ["doctor", "--base-url", server.base_url, "--model", MODEL, "--profile", "ollama"]
+        assert main([*argv, "--language", language]) == 1
+    out = capsys.readouterr().out
+    assert "DEEPSEEK" not in out and "deepseek.com" not in out
+    assert "/v1" in out and "base_url" in out and "--model" in out
+
+
+# --- a reply's own words are kept -------------------------------------------------------------
+
+
+def completion_with(message_fields: dict[str, Any]) -> str:
+    return json.dumps(
+        {
+            "id": "chatcmpl-raw",
+            "object": "chat.completion",
+            "created": 0,
+            "model": MODEL,
+            "choices": [
+                {
+                    "index": 0,
+                    "finish_reason": "tool_calls",
+                    "message": {"role": "assistant", "content": None, **message_fields},
+                }
+            ],
+        }
+    )
+
+
+def test_a_200_reply_holding_an_error_keeps_the_servers_message() -> None:
+    # Was: "Chat completion '?' holds no choice."
+    body = {"error": {"message": "model 'llama9' not found, try pulling it first", "code": 404}}
+    with (
+        LocalChatServer([Reply(raw_body=json.dumps(body))]) as server,
+        adapter(server) as model,
+        pytest.raises(ProviderResponseError) as caught,
+    ):
+        model.generate([{"role": "user", "content": "Hi"}], [])
+    assert caught.value.kind == "error body"
+    assert "model 'llama9' not found, try pulling it first" in str(caught.value)
+    assert "no choice" not in str(caught.value)
+
+
+@pytest.mark.parametrize("function", [None, "get_weather", ["get_weather"]])
+def test_a_call_without_a_function_object_says_so(function: Any) -> None:
+    # Was: "The tool call 'call-1' is of type 'function', not a function."
+    call: dict[str, Any] = {"id": "call-1", "type": "function"}
+    if function is not None:
+        call["function"] = function
+    with (
+        LocalChatServer([Reply(raw_body=completion_with({"tool_calls": [call]}))]) as server,
+        adapter(server) as model,
+        pytest.raises(ProviderResponseError) as caught,
+    ):
+        model.generate([{"role": "user", "content": "Hi"}], [])
+    said = str(caught.value)
+    assert "where its function (name and arguments) belongs" in said
+    assert "not a function" not in said
+    assert ("no function object" if function is None else type(function).__name__) in said

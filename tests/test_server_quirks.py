@@ -8,12 +8,14 @@ ran) when it refuses it.
 
 from __future__ import annotations
 
+import json
 import pickle
 from typing import Any
 
 import pytest
 
 from agentcore import (
+    CHAT_PROFILES,
     AgentRuntime,
     OpenAICompatibleChatModel,
     ProviderResponseError,
@@ -53,7 +55,7 @@ def tools_run(error: BaseException) -> int:
 
 
 def test_the_server_names_ten_quirks_and_refuses_an_unknown_one() -> None:
-    assert len(QUIRKS) == 11  # the ten of the issue; number 9 has two forms
+    assert len(QUIRKS) == 12  # the ten of issue 22 (number 9 has two forms) and llama-cpp-python's
     with pytest.raises(ValueError, match="unknown quirk 'sloppy'; the quirks are arguments-as"):
         LocalChatServer(weather_script(), quirks=("sloppy",))
 
@@ -296,3 +298,80 @@ def test_the_flag_a_server_needs_is_explained_in_chinese_too() -> None:
 
     error, _ = run("tools-need-flag", "llama-server")
     assert "llama-server 只有以 `--jinja` 启动时才接受 `tools`" in explain(error, "zh-CN")
+
+
+# 11. llama-cpp-python's server: a legacy function_call named "get_weather:" beside tool_calls
+
+
+def llama_cpp_python_reply(legacy_name: str) -> str:
+    """A reply shaped as llama-cpp-python's server builds it with chatml-function-calling when
+    the model chose the tool itself (``chatml_function_calling`` in llama_cpp/llama_chat_format.py
+    at af63792): ``tool_calls`` from the first completion, and a legacy ``function_call`` with
+    the same arguments named by the grammar's next choice (``"<tool>:"``, or ``""``)."""
+    arguments = '{"city": "Tokyo"}'
+    message = {
+        "role": "assistant",
+        "content": None,
+        "tool_calls": [
+            {
+                "id": "call__0_get_teaching_weather_cmpl-8f3e",
+                "type": "function",
+                "function": {"name": "get_teaching_weather", "arguments": arguments},
+            }
+        ],
+        "function_call": {"name": legacy_name, "arguments": arguments},
+    }
+    return json.dumps(
+        {
+            "id": "chatcmpl-8f3e",
+            "object": "chat.completion",
+            "created": 1767225600,
+            "model": "qwen2.5-0.5b-instruct-q4_k_m.gguf",
+            "choices": [
+                {"finish_reason": "tool_calls", "index": 0, "logprobs": None, "message": message}
+            ],
+            "usage": {"completion_tokens": 9, "prompt_tokens": 180, "total_tokens": 189},
+        }
+    )
+
+
+@pytest.mark.parametrize("legacy_name", ["get_teaching_weather:", ""])
+def test_llama_cpp_pythons_reply_runs_on_its_profile_and_is_refused_naming_it_elsewhere(
+    legacy_name: str,
+) -> None:
+    script = [Reply(raw_body=llama_cpp_python_reply(legacy_name)), weather_script()[-1]]
+    outcomes = {}
+    for profile in ("llama-cpp-python", "generic"):
+        with LocalChatServer(script, requires_key=False) as server:
+            model = OpenAICompatibleChatModel(
+                MODEL, base_url=server.base_url, profile=profile, max_retries=0
+            )
+            try:
+                outcomes[profile] = AgentRuntime(model, build_tools()).run(USER)
+            except ServerQuirkError as error:
+                outcomes[profile] = error
+    result = outcomes["llama-cpp-python"]
+    assert result.answer == EXPECTED
+    assert {"adapter": {"ignored_function_call_name": 1}} in result.messages[1]["provider_items"]
+    refused = outcomes["generic"]
+    assert isinstance(refused, ServerQuirkError) and tools_run(refused) == 0
+    assert refused.quirk == "legacy-call-with-colon" and "llama-cpp-python" in refused.fix
+
+
+def test_a_colon_named_legacy_call_with_other_arguments_is_still_refused() -> None:
+    from agentcore.providers.openai_compatible import to_chat_model_turn
+
+    completion = json.loads(llama_cpp_python_reply("get_teaching_weather:"))
+    completion["choices"][0]["message"]["function_call"]["arguments"] = '{"city": "Paris"}'
+    with pytest.raises(ServerQuirkError) as caught:
+        to_chat_model_turn(completion, profile=CHAT_PROFILES["llama-cpp-python"])
+    assert caught.value.quirk == "legacy-function-call"
+
+
+@pytest.mark.parametrize("profile", ["llama-cpp-python", "generic"])
+def test_the_quirk_mode_plays_llama_cpp_pythons_reply(profile: str) -> None:
+    result, _ = run("legacy-call-with-colon", profile)
+    if profile == "generic":
+        assert isinstance(result, ServerQuirkError) and result.quirk == "legacy-call-with-colon"
+    else:
+        assert result.answer == EXPECTED

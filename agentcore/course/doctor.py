@@ -19,13 +19,16 @@ from typing import Any
 from agentcore.course.teaching_tools import WEATHER_TOOL
 from agentcore.course.text import Language, explain, phrase
 from agentcore.course.weather import weather_request
-from agentcore.protocol import Model, ModelTurn
+from agentcore.protocol import Model, ModelTurn, ToolSchema
 from agentcore.providers.errors import (
+    ProviderConfigurationError,
     ProviderConnectionError,
     ProviderError,
+    ProviderResponseError,
     ProviderStatusError,
     ServerQuirkError,
 )
+from agentcore.transcript import Message
 
 PROBES = ("auto", "forced")
 """The two requests: ``tool_choice`` not sent (the model decides), then forcing the tool."""
@@ -35,6 +38,7 @@ ABSORBED = {
     "made_call_ids": "missing-call-id",
     "finish_reason": "finish-reason-mismatch",
     "ignored_function_call": "legacy-function-call",
+    "ignored_function_call_name": "legacy-call-with-colon",
 }
 """The notes of a turn's ``{"adapter": ...}`` entry and the quirk each one means."""
 
@@ -95,23 +99,34 @@ def diagnose(model_for: Callable[[str | None], Model], language: Language = "en"
     Input: ``model_for(tool_choice)``, which builds the adapter with that ``tool_choice``
     (``None`` for the first probe, the weather tool's name for the second), and the language
     of the question. Output: a :class:`Diagnosis`. Provider errors are results, not
-    exceptions; an unreachable server stops after the first probe. Anything else (a bug)
-    propagates.
+    exceptions, also one raised while building the adapter (a setting it refuses); an
+    unreachable server or an adapter that cannot be built stops after the first probe.
+    Anything else (a bug) propagates. Each probe's adapter is closed after its request.
     """
     messages = [{"role": "user", "content": weather_request("Tokyo", "weather", language)}]
     tools = [WEATHER_TOOL.schema()]
     results: list[ProbeResult] = []
     for probe in PROBES:
-        model = model_for(None if probe == "auto" else WEATHER_TOOL.name)
         try:
-            turn = model.generate(messages, tools)
+            model = model_for(None if probe == "auto" else WEATHER_TOOL.name)
+            turn = _generate(model, messages, tools)
         except ProviderError as error:
             results.append(ProbeResult(probe, None, error, _quirks_of_error(error)))
-            if isinstance(error, ProviderConnectionError):
-                break
+            if isinstance(error, ProviderConnectionError | ProviderConfigurationError):
+                break  # nothing answered, or the adapter could not be built: no second probe
             continue
         results.append(ProbeResult(probe, turn, None, _quirks_of_turn(probe, turn)))
     return Diagnosis(tuple(results))
+
+
+def _generate(model: Model, messages: Sequence[Message], tools: Sequence[ToolSchema]) -> ModelTurn:
+    """One probe's turn; the adapter is closed afterwards when it can be."""
+    try:
+        return model.generate(messages, tools)
+    finally:
+        close = getattr(model, "close", None)
+        if callable(close):
+            close()
 
 
 def _quirks_of_turn(probe: str, turn: ModelTurn) -> tuple[str, ...]:
@@ -132,9 +147,9 @@ def _quirks_of_error(error: ProviderError) -> tuple[str, ...]:
         if str(error.kind).startswith("tools need"):
             return ("tools-need-flag",)
         return ()
-    if isinstance(error, ProviderConnectionError):
-        return ()
-    return ("malformed-arguments",)
+    if isinstance(error, ProviderResponseError) and error.kind == "arguments":
+        return ("malformed-arguments",)
+    return ()  # nothing answered, a setting refused, or a reply refused for another cause
 
 
 def report(diagnosis: Diagnosis, profile: str, language: Language = "en") -> list[str]:

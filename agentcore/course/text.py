@@ -257,6 +257,8 @@ def explain(error: BaseException, language: Language | None = None) -> str:
 _SETTING_PROBLEMS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"^(?P<name>\w+) must not be empty"), "setting.empty"),
     (re.compile(r"^api_key holds a space"), "setting.api key characters"),
+    (re.compile(r"^api_key starts or ends with a quote mark"), "setting.api key quoted"),
+    (re.compile(r"^api_key is an example value"), "setting.api key example"),
     (
         re.compile(r"^(?P<name>\w+) must be at most (?P<limit>\S+), got (?P<value>.+)$"),
         "setting.at most",
@@ -368,6 +370,10 @@ def _explain_status(error: BaseException, message: str, language: Language) -> s
         hint_key = f"provider status.{status}"
     else:
         hint_key = "provider status.other"
+    # A server other than DeepSeek's adapters has its own words (model, base_url, api_key).
+    own = hint_key.replace("provider status.", f"provider status.{getattr(error, 'hints', '')} ")
+    if own in _catalog("en"):
+        hint_key = own
     return phrase(
         "typed error.ProviderStatusError", language, status=status, hint=phrase(hint_key, language)
     )

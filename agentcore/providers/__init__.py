@@ -13,7 +13,7 @@ An adapter translates between a provider's wire format and the runtime's interna
   adapters read.
 * :mod:`~agentcore.providers.deepseek`: ``DeepSeekResponsesModel`` and its three translations.
 * :mod:`~agentcore.providers.chat_profiles`: ``ChatProfile`` and one per server (DeepSeek,
-  Ollama, llama-server, vLLM, LM Studio, generic): what each does differently.
+  Ollama, llama-server, llama-cpp-python, vLLM, LM Studio, generic): what each does differently.
 * :mod:`~agentcore.providers.openai_compatible`: ``OpenAICompatibleChatModel`` for any Chat
   Completions server, its three translations, and the server quirks it absorbs or refuses.
 * :mod:`~agentcore.providers.deepseek_chat`: ``DeepSeekChatModel``, the generic Chat

@@ -31,7 +31,11 @@ class ChatProfile:
     :class:`~agentcore.providers.errors.ServerQuirkError`; ``makes_missing_call_ids``: a call
     without an ``id`` gets one made by the adapter, ``call-<turn>-<position>`` (stable: the
     same transcript gives the same ids), listed under ``made_call_ids`` in the turn's
-    ``provider_items``; when ``False`` it is refused as today; ``tool_setup``: what turns the
+    ``provider_items``; when ``False`` it is refused as today; ``legacy_call_names_unreliable``:
+    the server writes a legacy ``function_call`` beside ``tool_calls`` whose name is not the
+    call's (empty, or an offered tool's name followed by a colon, ``"get_weather:"``); such a
+    legacy call is ignored when its arguments are those of one of the ``tool_calls`` (noted as
+    ``ignored_function_call_name``), any other is still refused; ``tool_setup``: what turns the
     server's tool-call parser on (a flag or a setting), named when the server returns a call
     as text; ``docs``: the pages the profile was written from.
     """
@@ -41,6 +45,7 @@ class ChatProfile:
     replays_reasoning_content: bool = False
     arguments_may_be_objects: bool = False
     makes_missing_call_ids: bool = False
+    legacy_call_names_unreliable: bool = False
     tool_setup: str = "the server's tool-call parser (see its docs on tool calling)"
     docs: tuple[str, ...] = ()
 
@@ -91,6 +96,24 @@ LLAMA_SERVER = ChatProfile(
 it is not sent, and nothing in its docs asks for ``reasoning_content`` back. Arguments are
 reported arriving as JSON objects (llama.cpp#20198), so they are accepted."""
 
+LLAMA_CPP_PYTHON = ChatProfile(
+    name="llama-cpp-python",
+    legacy_call_names_unreliable=True,
+    tool_setup="--chat_format chatml-function-calling (or functionary-v2 with its tokenizer)",
+    docs=(
+        "https://github.com/abetlen/llama-cpp-python/blob/main/docs/server.md",
+        "https://github.com/abetlen/llama-cpp-python/blob/main/llama_cpp/llama_chat_format.py",
+    ),
+)
+"""llama-cpp-python's own server (``python -m llama_cpp.server``, ``http://localhost:8000/v1``):
+tool calls need a function-calling chat format (``--chat_format chatml-function-calling``, or
+``functionary-v2`` with its tokenizer). With ``chatml-function-calling`` and the model choosing
+the tool itself, the reply holds ``tool_calls`` and beside them a legacy ``function_call`` with
+the same arguments whose name is whatever its grammar produced next: the tool's name with a
+colon (``"get_weather:"``), or nothing (``llama_chat_format.py``, ``chatml_function_calling``);
+only ``tool_calls`` is read. ``strict`` is not documented, so it is not sent; arguments come as
+strings and every call has an id."""
+
 VLLM = ChatProfile(
     name="vllm",
     makes_missing_call_ids=True,
@@ -123,6 +146,7 @@ GENERIC = ChatProfile(name="generic")
 is absorbed; ``python -m agentcore doctor`` says which profile a server needs)."""
 
 CHAT_PROFILES = {
-    profile.name: profile for profile in (DEEPSEEK, OLLAMA, LLAMA_SERVER, VLLM, LM_STUDIO, GENERIC)
+    profile.name: profile
+    for profile in (DEEPSEEK, OLLAMA, LLAMA_SERVER, LLAMA_CPP_PYTHON, VLLM, LM_STUDIO, GENERIC)
 }
 """Every profile by its ``name``; :class:`OpenAICompatibleChatModel` accepts either."""

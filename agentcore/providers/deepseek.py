@@ -34,16 +34,17 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from openai.types.responses import Response
+from pydantic import SecretStr
 
 from agentcore.protocol import ModelTurn, ToolCall, ToolSchema
-from agentcore.providers.connection import Connection
+from agentcore.providers.connection import Connection, stripped_key
 from agentcore.providers.deepseek_settings import (
     CONNECTION_HINT,
     ReasoningEffort,
     deepseek_settings,
 )
 from agentcore.providers.errors import ProviderRequestError, ProviderResponseError
-from agentcore.providers.http import redact, redact_json
+from agentcore.providers.http import SecretText, hidden_all, redact, redact_json
 from agentcore.providers.provider_items import responses_items
 from agentcore.providers.tool_calls import MAX_ARGUMENTS_CHARS, checked_tool_call, unique_calls
 from agentcore.transcript import Message
@@ -124,7 +125,7 @@ def to_model_turn(
     response: Mapping[str, Any],
     *,
     max_arguments_chars: int = MAX_ARGUMENTS_CHARS,
-    secrets: Iterable[str] = (),
+    secrets: Iterable[SecretText] = (),
 ) -> ModelTurn:
     """Translate a Responses API object (as JSON) into a :class:`ModelTurn` (chapter 10.3).
 
@@ -137,13 +138,15 @@ def to_model_turn(
 
     Raises :class:`ProviderResponseError` (its ``rejected`` holding the output items) for a
     status other than ``completed`` (naming the reason: ``max_output_tokens`` or
-    ``content_filter``), fields of the wrong shape, an output without function calls and
+    ``content_filter``), fields of the wrong shape, an output item of a type it does not model
+    (:data:`MODELLED_ITEMS`; a ``custom_tool_call`` beside a message is refused, never read
+    as a final text),  an output without function calls and
     without text (naming a refusal), and any call refused by
     :func:`~agentcore.providers.tool_calls.parse_arguments` or holding an empty ``call_id`` or
     name.
     """
     output = response.get("output")
-    secrets = tuple(secrets)
+    secrets = hidden_all(secrets)
     raw = redact_json(list(output), secrets) if isinstance(output, list) else []
     try:
         return _turn(response, secrets, max_arguments_chars)
@@ -183,12 +186,13 @@ class DeepSeekResponsesModel(Connection):
     """
 
     connection_hint = CONNECTION_HINT
+    status_hints = "deepseek"
 
     def __init__(
         self,
         model: str | None = None,
         *,
-        api_key: str | None = None,
+        api_key: str | SecretStr | None = None,
         base_url: str | None = None,
         timeout: float | None = None,
         max_retries: int | None = None,
@@ -196,6 +200,7 @@ class DeepSeekResponsesModel(Connection):
         instructions: str | None = None,
         max_arguments_chars: int = MAX_ARGUMENTS_CHARS,
     ) -> None:
+        api_key = stripped_key(api_key)  # from here on, no frame holds the key's text
         settings = deepseek_settings(model, api_key, base_url, reasoning_effort)
         super().__init__(
             **settings._asdict(),
@@ -231,7 +236,7 @@ class DeepSeekResponsesModel(Connection):
         return to_model_turn(
             self._send(request),
             max_arguments_chars=self.max_arguments_chars,
-            secrets=(self._api_key,),
+            secrets=self._secrets,
         )
 
     def _send(self, request: dict[str, Any]) -> dict[str, Any]:
@@ -313,7 +318,7 @@ def _assistant_items(entry: Message, index: int) -> list[dict[str, Any]]:
     return items + said
 
 
-def _turn(response: Mapping[str, Any], secrets: tuple[str, ...], limit: int) -> ModelTurn:
+def _turn(response: Mapping[str, Any], secrets: tuple[SecretStr, ...], limit: int) -> ModelTurn:
     """The body of :func:`to_model_turn`, which attaches the rejected items to its errors."""
     response_id = redact(str(response.get("id", "?")), secrets, limit=40)
     status = response.get("status")
@@ -322,6 +327,9 @@ def _turn(response: Mapping[str, Any], secrets: tuple[str, ...], limit: int) -> 
     output = response.get("output")
     if not isinstance(output, list) or not all(isinstance(item, Mapping) for item in output):
         raise _shape(response_id, "its output is not a list of items")
+    for item in output:
+        if item.get("type") not in MODELLED_ITEMS:
+            raise _unknown_item(response_id, item.get("type"), secrets)
     calls = [
         _tool_call(item, limit, secrets) for item in output if item.get("type") == "function_call"
     ]
@@ -380,7 +388,7 @@ _INCOMPLETES = {
 
 
 def _incomplete(
-    response: Mapping[str, Any], response_id: str, secrets: tuple[str, ...]
+    response: Mapping[str, Any], response_id: str, secrets: tuple[SecretStr, ...]
 ) -> ProviderResponseError:
     details, error = response.get("incomplete_details"), response.get("error")
     reason = details.get("reason") if isinstance(details, Mapping) else None
@@ -398,6 +406,27 @@ def _incomplete(
     )
 
 
+MODELLED_ITEMS = ("message", "function_call", "reasoning")
+"""The output item types the adapter reads (DeepSeek's Responses API documents these three).
+The Responses format has others (``custom_tool_call``, ``web_search_call``, ``mcp_call``...):
+any of them is refused, since a call in it would otherwise be lost without a word."""
+
+
+def _unknown_item(
+    response_id: str, kind: object, secrets: tuple[SecretStr, ...]
+) -> ProviderResponseError:
+    shown = redact(repr(kind), secrets, limit=60)
+    return ProviderResponseError(
+        f"Response {response_id} holds an output item of type {shown}, which the adapter does "
+        f"not model (it reads {', '.join(MODELLED_ITEMS)}); whatever it asked for would be "
+        "lost, so the turn was rejected.",
+        kind="unknown item",
+        hint="No tool ran for this turn. The adapter offers only function tools; check that "
+        "nothing between it and the server adds other tools (custom or built-in) to the "
+        "request, then run again.",
+    )
+
+
 def _shape(response_id: str, problem: str) -> ProviderResponseError:
     return ProviderResponseError(
         f"Response {response_id} is not shaped like a Responses API object: {problem}.",
@@ -406,7 +435,7 @@ def _shape(response_id: str, problem: str) -> ProviderResponseError:
     )
 
 
-def _tool_call(item: Mapping[str, Any], limit: int, secrets: tuple[str, ...]) -> ToolCall:
+def _tool_call(item: Mapping[str, Any], limit: int, secrets: tuple[SecretStr, ...]) -> ToolCall:
     return checked_tool_call(
         item.get("call_id"),
         item.get("name"),

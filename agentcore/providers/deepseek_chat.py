@@ -15,7 +15,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from pydantic import SecretStr
+
 from agentcore.providers.chat_profiles import DEEPSEEK
+from agentcore.providers.connection import stripped_key
 from agentcore.providers.deepseek_settings import (
     CONNECTION_HINT,
     ReasoningEffort,
@@ -61,12 +64,13 @@ class DeepSeekChatModel(OpenAICompatibleChatModel):
     """
 
     connection_hint = CONNECTION_HINT
+    status_hints = "deepseek"
 
     def __init__(
         self,
         model: str | None = None,
         *,
-        api_key: str | None = None,
+        api_key: str | SecretStr | None = None,
         base_url: str | None = None,
         timeout: float | None = None,
         max_retries: int | None = None,
@@ -75,6 +79,7 @@ class DeepSeekChatModel(OpenAICompatibleChatModel):
         instructions: str | None = None,
         max_arguments_chars: int = MAX_ARGUMENTS_CHARS,
     ) -> None:
+        api_key = stripped_key(api_key)  # from here on, no frame holds the key's text
         settings = deepseek_settings(model, api_key, base_url, reasoning_effort)
         super().__init__(
             **settings._asdict(),

@@ -17,6 +17,9 @@ import os
 from collections.abc import Sequence
 from typing import Literal, NamedTuple, get_args
 
+from pydantic import SecretStr
+
+from agentcore.providers.connection import key_problem, stripped_key
 from agentcore.providers.errors import ProviderConfigurationError
 
 DEFAULT_BASE_URL = "https://api.deepseek.com"
@@ -34,16 +37,19 @@ _EXAMPLES = {"DEEPSEEK_API_KEY": "your-deepseek-api-key", "DEEPSEEK_MODEL": "dee
 
 
 class DeepSeekSettings(NamedTuple):
-    """A DeepSeek adapter's model, key and base URL, each given or read from ``DEEPSEEK_*``."""
+    """A DeepSeek adapter's model, key and base URL, each given or read from ``DEEPSEEK_*``.
+
+    The key is a pydantic ``SecretStr``: the repr shows ``api_key=SecretStr('**********')``.
+    """
 
     model: str
-    api_key: str
+    api_key: SecretStr
     base_url: str
 
 
 def deepseek_settings(
     model: str | None,
-    api_key: str | None,
+    api_key: str | SecretStr | None,
     base_url: str | None,
     reasoning_effort: str | None,
 ) -> DeepSeekSettings:
@@ -55,26 +61,29 @@ def deepseek_settings(
     Timeouts and retries are checked by :class:`~agentcore.providers.connection.Connection`.
 
     Raises :class:`ProviderConfigurationError` when no API key or no model is configured (one
-    sentence with the commands for bash, PowerShell and cmd) or the key cannot travel in an
-    HTTP header; ``ValueError`` for an unknown effort; ``TypeError`` for a setting of the
-    wrong type.
+    sentence with the commands for bash, PowerShell and cmd), or the key starts or ends with
+    a quote mark, holds a character an HTTP header cannot carry or is an example value such
+    as ``your-deepseek-api-key``
+    (:func:`~agentcore.providers.connection.key_problem`), naming ``DEEPSEEK_API_KEY``;
+    ``ValueError`` for an unknown effort; ``TypeError`` for a setting of the wrong type. The
+    key is read straight into a ``SecretStr``: no local variable here holds its text.
     """
-    for name, value in (("model", model), ("api_key", api_key), ("base_url", base_url)):
+    for name, value in (("model", model), ("base_url", base_url)):
         if value is not None and not isinstance(value, str):
             raise TypeError(f"{name} must be a str, got {type(value).__name__}")
+    key = stripped_key(api_key) or stripped_key(os.environ.get("DEEPSEEK_API_KEY"))
+    api_key = None
     model = (model or os.environ.get("DEEPSEEK_MODEL", "")).strip()
-    key = (api_key or os.environ.get("DEEPSEEK_API_KEY", "")).strip()
     missing = [
         name for name, value in (("DEEPSEEK_API_KEY", key), ("DEEPSEEK_MODEL", model)) if not value
     ]
-    if missing:
+    if missing or key is None:
         raise _missing_settings(missing)
-    if not (key.isascii() and key.isprintable() and " " not in key):
-        # An HTTP header cannot carry it; usually a character pasted by accident.
+    problem = key_problem(key)
+    if problem is not None:  # usually a character, quotes or an example pasted by accident
         raise ProviderConfigurationError(
-            "DEEPSEEK_API_KEY holds a space, a non-ASCII or an invisible character; "
-            "copy the key again from https://platform.deepseek.com/api_keys and set it "
-            "without quotes or spaces."
+            f"DEEPSEEK_API_KEY {problem}; copy the key again from "
+            "https://platform.deepseek.com/api_keys and set it without quotes or spaces."
         )
     if reasoning_effort is not None and reasoning_effort not in get_args(ReasoningEffort):
         raise ValueError(

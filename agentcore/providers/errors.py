@@ -117,6 +117,55 @@ reported in AstrBotDevs/AstrBot#758; vLLM answers 400 naming ``--enable-auto-too
 for a redirect; ``"other"`` for anything else.
 """
 
+SERVER_STATUS_HINTS: dict[int | str, tuple[str, str]] = {
+    **STATUS_HINTS,
+    "model not exist": (
+        "The server does not serve the model named in model",
+        "Check the model name (model=, --model on the command line) against the names the "
+        "server lists (`ollama list` for Ollama; GET /v1/models for most servers).",
+    ),
+    "reasoning dropped": (
+        "The server wants its reasoning back (thinking mode)",
+        "Every reply of a user turn in which the model called tools must come back with its "
+        "reasoning_content; use the profile that sends it back (profile='deepseek', or "
+        "DeepSeekChatModel for DeepSeek), or start a new transcript.",
+    ),
+    401: (
+        "The server refused the API key",
+        "Check the key the server expects (api_key=, --api-key-env on the command line); a "
+        "local server started without a key needs none (api_key=None).",
+    ),
+    402: (
+        "The server asks for payment",
+        "Check the account's balance on the provider's own site.",
+    ),
+    403: (
+        "The API key may not use this model or endpoint",
+        "Check the key's access to the model named in model= (--model on the command line).",
+    ),
+    404: (
+        "No such model or endpoint at the base URL",
+        "Check the model name (model=, --model) and that base_url (--base-url) is the server's "
+        "API root, which usually ends in /v1 (http://localhost:11434/v1 for Ollama), without "
+        "/chat/completions.",
+    ),
+    "3xx": (
+        "The server answered with a redirect, which the adapter does not follow",
+        "Set base_url (--base-url on the command line) to the server's API address itself; a "
+        "redirect would carry the key and the transcript to another host.",
+    ),
+}
+"""The causes and hints for a Chat Completions server other than DeepSeek's adapters
+(:class:`~agentcore.providers.openai_compatible.OpenAICompatibleChatModel`): they name the
+adapter's own settings (``model``, ``base_url``, ``api_key``, or the command line's flags),
+never ``DEEPSEEK_*`` variables, which that adapter does not read."""
+
+STATUS_HINT_TABLES: dict[str, dict[int | str, tuple[str, str]]] = {
+    "deepseek": STATUS_HINTS,
+    "server": SERVER_STATUS_HINTS,
+}
+"""Each adapter's table, by the name a :class:`ProviderStatusError` keeps in ``hints``."""
+
 _MODEL_NOT_EXIST = re.compile(r"model\W*(does\W*)?not\W*exist", re.IGNORECASE)
 _REASONING_DROPPED = re.compile(r"reasoning_(text|content).*passed back", re.IGNORECASE)
 _NEEDS_JINJA = re.compile(r"requires\W+--jinja", re.IGNORECASE)
@@ -214,9 +263,11 @@ class ProviderRequestError(ProviderError):
 
 
 class ProviderConnectionError(ProviderError):
-    """Nothing answered at the provider's base URL: refused, name not found, proxy down.
+    """No reply came from the provider's base URL: the connection was refused, the name not
+    found or the proxy down ("Could not connect"), or the server closed the connection
+    without answering, or the connection broke before a reply arrived (each said as such).
 
-    The message names the base URL and the transport's own reason (redacted).
+    The message names the base URL, what happened and the transport's own reason (redacted).
     """
 
 
@@ -232,17 +283,25 @@ class ProviderStatusError(ProviderError):
     """The provider answered with an HTTP error status or a redirect.
 
     Inputs: ``status_code`` and ``provider_message`` (the provider's own explanation, already
-    redacted and shortened by the adapter; for a redirect, the host it pointed to). The cause
-    and the hint come from :data:`STATUS_HINTS`.
+    redacted and shortened by the adapter; for a redirect, the host it pointed to), and
+    keyword-only ``hints``: whose table gives the cause and the hint, ``"deepseek"``
+    (:data:`STATUS_HINTS`, naming ``DEEPSEEK_*``: DeepSeek's adapters) or ``"server"``
+    (:data:`SERVER_STATUS_HINTS`, naming ``model``, ``base_url`` and ``api_key``: any other
+    Chat Completions server).
 
-    Attributes: ``status_code``, ``provider_message``, ``hint``, ``kind`` (the table key).
+    Attributes: ``status_code``, ``provider_message``, ``hint``, ``kind`` (the table key),
+    ``hints``.
     """
 
-    def __init__(self, status_code: int, provider_message: str = "") -> None:
+    def __init__(
+        self, status_code: int, provider_message: str = "", *, hints: str = "deepseek"
+    ) -> None:
         self.kind = status_key(status_code, provider_message)
-        what, hint = STATUS_HINTS[self.kind]
+        self.hints = hints
+        what, hint = STATUS_HINT_TABLES[hints][self.kind]
         said = f": {provider_message}" if provider_message else ""
         super().__init__(f"{what} (HTTP {status_code}{said}).", hint=hint, status_code=status_code)
+        self.status_code: int = status_code
         self.provider_message = provider_message
 
 
@@ -260,12 +319,17 @@ RESPONSE_KINDS: dict[str, str] = {
     "refusal": "the model refused instead of answering",
     "empty reply": "no tool call and no text",
     "not a function": "a tool call of a type other than function",
+    "unknown item": "a Responses output item of a type the adapter does not model "
+    "(custom_tool_call, web_search_call, ...)",
     "call name": "a call whose name is missing, empty or not a string",
     "call id": "a call whose id is missing, empty or not a string (an integer, ...)",
     "shared call id": "two calls of one reply sharing one id",
     "arguments": "arguments that are not one JSON object in a string (malformed, truncated, too "
     "long, not an object), or that the server itself could not parse",
-    "too large": "a body over the adapter's caps, on the wire or decoded",
+    "too large": "a body over the adapter's caps, on the wire or decoded, or a header block "
+    "over the HTTP client's limit",
+    "not http": "an answer that is not HTTP (another service on that port)",
+    "error body": "a 2xx reply that holds the server's error instead of a result",
     "unreadable": "a body that cannot be read: not UTF-8, not JSON, nested too deep, an unknown "
     "or broken compression, ended early",
     "event stream": "an event stream (server-sent events) to a request that asked for none",

@@ -28,6 +28,11 @@ learner's environment:
 * **One redaction function.** :func:`redact` removes secrets first and shortens afterwards;
   every text an adapter builds from what it received (status errors, reply text, previews,
   reprs, connection errors) goes through it.
+* **The key in one object.** The API key travels as a pydantic ``SecretStr``, whose ``repr``
+  and ``str`` are ``**********`` (:func:`hidden`): a traceback that prints every frame's local
+  variables (``%xmode Verbose`` in IPython, ``pytest -l``) shows no key. It is unwrapped in one
+  place, where :class:`BoundedTransport` writes the ``Authorization`` header, and inside
+  :func:`redact`, which must read it to find it in a text; the SDK is never given it.
 
 :func:`sdk_error` maps every SDK exception to a typed :class:`ProviderError`.
 """
@@ -47,6 +52,7 @@ from urllib.request import getproxies, proxy_bypass
 
 import httpx2
 import openai
+from pydantic import SecretStr
 
 from agentcore.providers.errors import (
     ProviderConnectionError,
@@ -71,9 +77,12 @@ ALLOWED_HEADERS = frozenset(
     {"host", "accept", "accept-encoding", "connection", "content-type", "content-length"}
     | {"user-agent"}
 )
-"""Request headers sent besides the adapter's own and the SDK's ``X-Stainless-*`` metadata
-(package version, OS, retry count); any other header is dropped before sending."""
+"""Request headers sent besides ``Authorization`` (written by the transport alone, from the
+adapter's key) and the SDK's ``X-Stainless-*`` metadata (package version, OS, retry count);
+any other header is dropped before sending."""
 REDACTED = "<redacted>"
+SecretText = str | SecretStr
+"""A secret as a caller may give it: plain text, or already held in a ``SecretStr``."""
 
 _BEARER = re.compile(r"(?i)\b(bearer)\s+(?!<redacted>)[^\s\"',;]+")
 _USERINFO = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://)[^\s/?#\"'<>\\]*@")
@@ -81,10 +90,37 @@ _USERINFO = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://)[^\s/?#\"'<>\\]*@")
 runs from ``//`` to the last ``@`` before the path, query or fragment."""
 
 
-def redact(text: str, secrets: Iterable[str] = (), *, limit: int | None = PREVIEW_CHARS) -> str:
+def hidden(secret: SecretText) -> SecretStr:
+    """``secret`` held in a pydantic ``SecretStr`` (returned as is if it already is one).
+
+    Its ``repr`` and ``str`` are ``**********``; ``get_secret_value()`` gives the text back.
+    An adapter wraps its key with this as soon as it receives it, so no frame's local
+    variables, no repr and no message holds the key itself. Raises ``TypeError`` for anything
+    but a ``str`` or a ``SecretStr``.
+    """
+    if isinstance(secret, SecretStr):
+        return secret
+    if not isinstance(secret, str):
+        raise TypeError(f"a secret must be a str or a SecretStr, got {type(secret).__name__}")
+    return SecretStr(secret)
+
+
+def hidden_all(secrets: Iterable[SecretText]) -> tuple[SecretStr, ...]:
+    """Every secret of ``secrets`` through :func:`hidden`, empty ones left out."""
+    return tuple(hidden(secret) for secret in secrets if _length(secret))
+
+
+def _length(secret: SecretText) -> int:
+    return len(secret.get_secret_value() if isinstance(secret, SecretStr) else secret)
+
+
+def redact(
+    text: str, secrets: Iterable[SecretText] = (), *, limit: int | None = PREVIEW_CHARS
+) -> str:
     """Remove secrets from ``text``, then shorten it: the one redaction of the adapters.
 
-    Inputs: ``text``; ``secrets`` (the API key, ...; empty strings are ignored); ``limit``,
+    Inputs: ``text``; ``secrets`` (the API key, ..., as text or ``SecretStr``; empty ones are
+    ignored); ``limit``,
     the longest result before the ellipsis (``None``: do not shorten). Output: the text with
     every secret, every run of at least :data:`SECRET_RUN` characters of a secret (a key the
     provider echoed cut short), every ``Bearer <token>`` and the user name and password of
@@ -94,9 +130,9 @@ def redact(text: str, secrets: Iterable[str] = (), *, limit: int | None = PREVIE
     first can leave the start of a key that the replacement no longer recognises. Raises
     nothing.
     """
-    for secret in sorted({secret for secret in secrets if secret}, key=len, reverse=True):
-        text = text.replace(secret, REDACTED)
-        if len(secret) > SECRET_RUN:
+    for secret in sorted(hidden_all(secrets), key=_length, reverse=True):
+        text = text.replace(secret.get_secret_value(), REDACTED)
+        if _length(secret) > SECRET_RUN:
             text = _redact_runs(text, secret)
     text = _BEARER.sub(rf"\1 {REDACTED}", text)
     text = _USERINFO.sub(rf"\1{REDACTED}@", text)
@@ -105,7 +141,7 @@ def redact(text: str, secrets: Iterable[str] = (), *, limit: int | None = PREVIE
     return text
 
 
-def redact_json(value: Any, secrets: Iterable[str]) -> Any:
+def redact_json(value: Any, secrets: Iterable[SecretText]) -> Any:
     """A plain copy of a JSON value with every string, keys included, passed through
     :func:`redact` (no cut). Two keys that redact to the same text keep the later value."""
     if isinstance(value, str):
@@ -124,9 +160,12 @@ SECRET_RUN = 8
 """The shortest piece of a secret that :func:`redact` removes on its own."""
 
 
-def _redact_runs(text: str, secret: str) -> str:
+def _redact_runs(text: str, secret: SecretStr) -> str:
     """Replace every run of ``SECRET_RUN`` or more characters of ``secret`` in ``text``."""
-    pieces = {secret[start : start + SECRET_RUN] for start in range(len(secret) - SECRET_RUN + 1)}
+    pieces = {
+        secret.get_secret_value()[start : start + SECRET_RUN]
+        for start in range(_length(secret) - SECRET_RUN + 1)
+    }
     covered = bytearray(len(text))
     for start in range(len(text) - SECRET_RUN + 1):
         if text[start : start + SECRET_RUN] in pieces:
@@ -173,10 +212,11 @@ def proxy_for(url: str) -> str | None:
 class BoundedTransport(httpx2.BaseTransport):
     """An httpx2 transport that enforces the boundary around another transport.
 
-    Inputs: ``inner`` (the transport that talks to the network), ``headers`` (the adapter's
-    own headers, such as ``Authorization``; they replace any header of the same name),
-    ``secrets`` (for :func:`redact`), ``deadline`` (seconds for one whole HTTP attempt),
-    ``max_wire_bytes`` and ``max_decoded_bytes``.
+    Inputs: ``inner`` (the transport that talks to the network), ``api_key`` (a ``SecretStr``,
+    or ``None`` for a server that needs no key: sent as ``Authorization: Bearer``, replacing
+    any ``Authorization`` header the SDK wrote; this is the one place the key is unwrapped),
+    ``deadline`` (seconds for one whole HTTP attempt), ``max_wire_bytes`` and
+    ``max_decoded_bytes``.
 
     :meth:`handle_request` returns a response whose body is already read and decoded (no
     ``Content-Encoding`` left). It raises :class:`ProviderTimeoutError` past the deadline,
@@ -190,15 +230,14 @@ class BoundedTransport(httpx2.BaseTransport):
         self,
         inner: httpx2.BaseTransport,
         *,
-        headers: Mapping[str, str],
-        secrets: Iterable[str],
+        api_key: SecretStr | None,
         deadline: float,
         max_wire_bytes: int = MAX_WIRE_BYTES,
         max_decoded_bytes: int = MAX_DECODED_BYTES,
     ) -> None:
         self._inner = inner
-        self._headers = dict(headers)
-        self._secrets = tuple(secrets)
+        self._api_key = api_key
+        self._secrets = () if api_key is None else (api_key,)
         self._deadline = deadline
         self._max_wire = max_wire_bytes
         self._max_decoded = max_decoded_bytes
@@ -206,12 +245,12 @@ class BoundedTransport(httpx2.BaseTransport):
     def handle_request(self, request: httpx2.Request) -> httpx2.Response:
         """Send ``request`` within the boundary; see the class docstring."""
         ends = time.monotonic() + self._deadline
-        own = {name.lower() for name in self._headers}
         for name in list(request.headers):
             lowered = name.lower()
-            if lowered not in ALLOWED_HEADERS | own and not lowered.startswith("x-stainless-"):
+            if lowered not in ALLOWED_HEADERS and not lowered.startswith("x-stainless-"):
                 del request.headers[name]
-        request.headers.update(self._headers)
+        if self._api_key is not None:  # httpx2's Headers repr shows it as [secure]
+            request.headers["Authorization"] = f"Bearer {self._api_key.get_secret_value()}"
         request.extensions["timeout"] = dict.fromkeys(
             ("connect", "read", "write", "pool"), self._deadline
         )
@@ -220,6 +259,10 @@ class BoundedTransport(httpx2.BaseTransport):
             response = self._inner.handle_request(request)
         except httpx2.TimeoutException:
             failure = self._timeout(request)
+        except httpx2.RemoteProtocolError as error:
+            if _DISCONNECTED in str(error):
+                raise  # no answer at all: a connection failure, which the SDK may retry
+            failure = self._no_http_answer(request, str(error))
         if failure is not None:
             raise failure  # outside the except block: no httpx2 error (holding headers) chained
         try:
@@ -260,6 +303,12 @@ class BoundedTransport(httpx2.BaseTransport):
             failure = self._timeout(request)
         except httpx2.RemoteProtocolError as error:
             failure = self._unreadable(request, f"the body ended early or broke HTTP ({error})")
+        except httpx2.NetworkError as error:  # a reset while the body was arriving
+            failure = self._unreadable(
+                request,
+                f"the connection broke after {size:,} bytes of the body had arrived "
+                f"({type(error).__name__}: {error})",
+            )
         if failure is not None:
             raise failure
         return b"".join(chunks)
@@ -319,6 +368,25 @@ class BoundedTransport(httpx2.BaseTransport):
             hint="Check that the base URL points at the provider's API.",
         )
 
+    def _no_http_answer(self, request: httpx2.Request, problem: str) -> ProviderResponseError:
+        """Something answered that HTTP cannot read: a header block over h11's limit, or
+        bytes that are no HTTP status line (another service listens on that port)."""
+        if _HEADER_TOO_LONG in problem:
+            return ProviderResponseError(
+                f"The reply from {self._where(request)} has a header block over "
+                f"{MAX_HEADER_BYTES:,} bytes, the most the HTTP client reads.",
+                kind="too large",
+                hint="Check that the base URL points at the provider's API, not at a proxy "
+                "or another service in front of it.",
+            )
+        return ProviderResponseError(
+            f"The server at {self._where(request)} answered, but not in HTTP "
+            f"({redact(problem, self._secrets, limit=120)}).",
+            kind="not http",
+            hint="Check that the base URL names the API's port and scheme (http:// or "
+            "https://, as the server speaks): another service may listen on that port.",
+        )
+
     def _unreadable(self, request: httpx2.Request, problem: str) -> ProviderResponseError:
         stream = problem == EVENT_STREAM_PROBLEM
         return ProviderResponseError(
@@ -330,6 +398,13 @@ class BoundedTransport(httpx2.BaseTransport):
             else "Check that the base URL points at the provider's API; if it does, run again.",
         )
 
+
+_DISCONNECTED = "without sending a response"
+"""httpcore's words when a server closes the connection before any answer."""
+_HEADER_TOO_LONG = "Receive buffer too long"
+"""h11's words when a header block exceeds ``max_incomplete_event_size``."""
+MAX_HEADER_BYTES = 16 * 1024
+"""The largest header block h11 reads (its default ``max_incomplete_event_size``, 16 KiB)."""
 
 _STREAM_HINT = (
     "The adapter sends no stream option; check that the server (or a proxy in front of it) "
@@ -377,12 +452,13 @@ def _json_problem(body: bytes, content_type: str = "") -> str | None:
 
 
 def build_http_client(
-    base_url: str, *, headers: Mapping[str, str], secrets: Iterable[str], deadline: float
+    base_url: str, *, api_key: SecretStr | None, deadline: float
 ) -> httpx2.Client:
     """The ``httpx2.Client`` an adapter owns and hands to the SDK.
 
     Inputs: ``base_url`` (decides the proxy: none for loopback, else :func:`proxy_for`),
-    the adapter's ``headers``, the ``secrets`` to redact and the ``deadline`` in seconds.
+    the adapter's ``api_key`` (sent by :class:`BoundedTransport`; ``None`` sends none) and
+    the ``deadline`` in seconds.
     Output: a client that follows no redirects, ignores the environment itself
     (``trust_env=False``: no netrc, no proxy of its own choosing) and sends through a
     :class:`BoundedTransport`. Certificates: the inner transport honours ``SSL_CERT_FILE`` and
@@ -390,18 +466,23 @@ def build_http_client(
 
     Raises :class:`ProviderSettingsError` naming the setting, its value (credentials removed)
     and the fix for every failure of the environment the client is built from: a base URL
-    that is not a URL; ``SSL_CERT_FILE`` naming a missing file, a folder or no readable
-    certificate, ``SSL_CERT_DIR`` naming no folder (``ssl.create_default_context`` raises
-    ``OSError``/``ssl.SSLError``, read by httpcore2's ``default_ssl_context``); a proxy
+    that is not a URL, or that holds a user name and password (``https://user:pass@host``:
+    the APIs the adapters speak take the key as ``Authorization: Bearer``, so they are
+    refused rather than dropped or sent some other way); ``SSL_CERT_FILE`` naming a missing
+    file, a folder or no readable certificate, ``SSL_CERT_DIR`` naming no folder
+    (``ssl.create_default_context`` raises ``OSError``/``ssl.SSLError``, read by httpcore2's
+    ``default_ssl_context``); a proxy
     variable that is not a URL, has a scheme httpx2 does not speak (``httpx2.Proxy`` raises
     ``ValueError``), or names a SOCKS proxy without the ``socksio`` package (``ImportError``
     from ``httpx2.HTTPTransport``).
     """
-    secrets = tuple(secrets)
     try:
-        loopback = is_loopback(httpx2.URL(base_url).host)
+        url = httpx2.URL(base_url)
     except httpx2.InvalidURL as error:
         raise _setting("base_url", base_url, f"it is not a URL ({error})", _BASE_URL_FIX) from None
+    if url.userinfo:
+        raise _setting("base_url", base_url, _CREDENTIALS_PROBLEM, _CREDENTIALS_FIX)
+    loopback = is_loopback(url.host)
     context = _ssl_context(trust_env=not loopback)
     proxy = None if loopback else _checked_proxy(base_url)
     failure: ProviderSettingsError | None = None
@@ -415,7 +496,7 @@ def build_http_client(
         )
     if failure is not None:
         raise failure
-    transport = BoundedTransport(inner, headers=headers, secrets=secrets, deadline=deadline)
+    transport = BoundedTransport(inner, api_key=api_key, deadline=deadline)
     return httpx2.Client(
         transport=transport,
         follow_redirects=False,
@@ -428,6 +509,14 @@ def build_http_client(
 _BASE_URL_FIX = (
     "Pass the server's API root, such as https://api.deepseek.com or http://localhost:11434/v1 "
     "(DEEPSEEK_BASE_URL for DeepSeek's adapters)."
+)
+_CREDENTIALS_PROBLEM = (
+    "it holds a user name and password (user:password@), which the adapter does not send"
+)
+_CREDENTIALS_FIX = (
+    "Remove them from the URL and pass the key as api_key (DEEPSEEK_API_KEY for DeepSeek's "
+    "adapters, --api-key-env on the command line): it is sent as Authorization: Bearer, the "
+    "credential the Responses and Chat Completions APIs document."
 )
 _PROXY_SCHEMES = ("http", "https", "socks5", "socks5h")
 """The proxy schemes httpx2 speaks (``httpx2.Proxy`` refuses any other)."""
@@ -503,11 +592,12 @@ def _checked_proxy(base_url: str) -> str | None:
 
 
 def build_sdk_client(
-    *, api_key: str, base_url: str, timeout: float, max_retries: int
+    *, api_key: SecretText | None, base_url: str, timeout: float, max_retries: int
 ) -> openai.OpenAI:
     """The ``openai.OpenAI`` client an adapter uses, with nothing taken from ``OPENAI_*``.
 
-    Inputs: the ``api_key`` (sent as ``Authorization: Bearer``; an empty key sends no
+    Inputs: the ``api_key`` (text or a ``SecretStr``; sent as ``Authorization: Bearer`` by
+    the owned transport, never handed to the SDK; ``None`` or an empty key sends no
     Authorization header, for a local server that needs none), the ``base_url``, the
     per-attempt deadline ``timeout`` in seconds and ``max_retries`` (0 to
     :data:`MAX_RETRIES_LIMIT`; the caller checks the range). Every argument that the SDK would
@@ -518,8 +608,11 @@ def build_sdk_client(
     merged by the SDK under ``default_headers``: an explicit ``Authorization`` there makes the
     SDK drop that variable's, and every other name it lists is passed as ``openai.Omit()``, so
     the SDK removes it. :class:`BoundedTransport` then drops any header still not allowed.
+    With a key the SDK writes a stand-in ``Authorization`` (it refuses to send a request
+    without one unless told per request), which the transport replaces with the key.
     """
-    own = {"Authorization": f"Bearer {api_key}"} if api_key else {}
+    keys = hidden_all(() if api_key is None else (api_key,))  # an empty key is no key
+    key, api_key = (keys[0] if keys else None), None  # no frame keeps the text itself
     listed = os.environ.get("OPENAI_CUSTOM_HEADERS", "")
     headers: dict[str, Any] = {
         **{
@@ -529,11 +622,11 @@ def build_sdk_client(
         },
         "OpenAI-Organization": openai.Omit(),
         "OpenAI-Project": openai.Omit(),
-        "Authorization": openai.Omit(),  # replaced by the key, if there is one
-        **own,
+        # a stand-in the transport replaces with the key, or none at all
+        "Authorization": f"Bearer {REDACTED}" if key is not None else openai.Omit(),
     }
     return openai.OpenAI(
-        api_key=api_key,
+        api_key="",
         admin_api_key="",
         organization="",
         project="",
@@ -542,12 +635,17 @@ def build_sdk_client(
         default_headers=cast("dict[str, str]", headers),
         timeout=timeout,
         max_retries=max_retries,
-        http_client=build_http_client(base_url, headers=own, secrets=(api_key,), deadline=timeout),
+        http_client=build_http_client(base_url, api_key=key, deadline=timeout),
     )
 
 
 def sdk_error(
-    error: openai.OpenAIError, *, base_url: str, secrets: Iterable[str], connection_hint: str
+    error: openai.OpenAIError,
+    *,
+    base_url: str,
+    secrets: Iterable[SecretText],
+    connection_hint: str,
+    hints: str = "deepseek",
 ) -> ProviderError:
     """Translate one SDK exception into the typed provider error (the caller raises it).
 
@@ -555,12 +653,14 @@ def sdk_error(
     redact, and the adapter's ``connection_hint`` (which setting holds the address:
     ``DEEPSEEK_BASE_URL`` for DeepSeek's adapters, ``base_url`` for another server's). Output:
     :class:`ProviderTimeoutError` for the SDK's timeout, :class:`ProviderConnectionError`
-    naming the transport's reason (and the proxy, if one was used, without its credentials)
-    with ``connection_hint`` for a connection failure,
+    saying what happened (no connection; a connection the server closed without answering; a
+    connection that broke before a reply), with the transport's reason, the proxy if one was
+    used (without its credentials) and ``connection_hint``,
     :class:`ProviderStatusError` with the provider's own message (redacted, then shortened)
-    for an HTTP error status, and :class:`ProviderResponseError` for anything else.
+    and the adapter's table of ``hints`` (``"deepseek"`` or ``"server"``) for an HTTP error
+    status, and :class:`ProviderResponseError` for anything else.
     """
-    secrets = tuple(secrets)
+    secrets = hidden_all(secrets)
     if isinstance(error, openai.APITimeoutError):
         return ProviderTimeoutError(
             f"No reply from {base_url} in time.",
@@ -577,12 +677,18 @@ def sdk_error(
                 via = f" through the proxy {where.scheme}://{where.netloc.decode()}"
         except httpx2.InvalidURL:  # a setting changed since the client was built: name none
             via = ""
+        if isinstance(reason, httpx2.RemoteProtocolError):  # connected; no answer came
+            what = f"The server at {base_url}{via} closed the connection without answering"
+        elif isinstance(reason, httpx2.ReadError | httpx2.WriteError):
+            what = f"The connection to {base_url}{via} broke before a reply arrived"
+        else:
+            what = f"Could not connect to {base_url}{via}"
         return ProviderConnectionError(
-            f"Could not connect to {base_url}{via} ({type(reason).__name__}: {said}).",
-            hint=connection_hint,
+            f"{what} ({type(reason).__name__}: {said}).", hint=connection_hint
         )
     if isinstance(error, openai.APIStatusError):
-        return ProviderStatusError(error.status_code, redact(provider_text(error.body), secrets))
+        said = redact(provider_text(error.body), secrets)
+        return ProviderStatusError(error.status_code, said, hints=hints)
     return ProviderResponseError(
         f"The reply from {base_url} could not be read: {redact(str(error), secrets)}.",
         kind="unreadable",

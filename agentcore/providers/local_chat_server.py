@@ -44,7 +44,6 @@ from typing import Any
 
 from agentcore.providers.local_server import (
     CREATED_AT,
-    SERVED_MODELS,
     LoopbackServer,
     Reply,
     _error_body,
@@ -74,7 +73,11 @@ QUIRKS: dict[str, str] = {
     "malformed-arguments": "function.arguments cut off in the middle (truncated JSON)",
     "tool-parse-error": "a reply with calls answered HTTP 500 'error parsing tool call' (Ollama)",
     "legacy-function-call": "a legacy function_call field beside tool_calls, the same call "
-    "written with other spacing (llama-cpp-python's chatml-function-calling)",
+    "written with other spacing (llama-cpp-python's chatml-function-calling, the tool forced)",
+    "legacy-call-with-colon": "a legacy function_call beside tool_calls with the first call's "
+    "arguments as they came and its name followed by a colon ('get_weather:'), as "
+    "llama-cpp-python's server writes when the model chose the tool itself "
+    "(chatml_function_calling in llama_cpp/llama_chat_format.py)",
 }
 """Every quirk mode of :class:`LocalChatServer`: its name and what the server then does."""
 
@@ -177,7 +180,7 @@ class LocalChatServer(LoopbackServer):
     one, as DeepSeek's context caching reports it. ``quirks``: names of :data:`QUIRKS` to
     play (``ValueError`` for an unknown one, naming them all); ``requires_key`` (default
     ``True``): ``False`` accepts requests without an Authorization header, as a local server
-    started without a key does.
+    started without a key does; ``keep_alive`` as :class:`LoopbackServer`.
 
     Use it as a context manager, exactly like the Responses server::
 
@@ -195,14 +198,7 @@ class LocalChatServer(LoopbackServer):
     path = "/chat/completions"
 
     def __init__(
-        self,
-        script: Iterable[Reply],
-        *,
-        api_key: str | None = None,
-        thinking: bool = False,
-        models: Sequence[str] = SERVED_MODELS,
-        requires_key: bool = True,
-        quirks: Iterable[str] = (),
+        self, script: Iterable[Reply], *, quirks: Iterable[str] = (), **options: Any
     ) -> None:
         self.quirks = tuple(quirks)
         unknown = [name for name in self.quirks if name not in QUIRKS]
@@ -218,9 +214,7 @@ class LocalChatServer(LoopbackServer):
             replies = tuple(
                 http_error(500, PARSE_500) if _calls(reply) else reply for reply in replies
             )
-        super().__init__(
-            replies, api_key=api_key, thinking=thinking, models=models, requires_key=requires_key
-        )
+        super().__init__(replies, **options)
 
     def _serves(self, path: str) -> bool:
         return path.rstrip("/") in (self.path, "/beta" + self.path)
@@ -333,6 +327,12 @@ class LocalChatServer(LoopbackServer):
             message["function_call"] = {
                 "name": first["name"],
                 "arguments": json.dumps(_decoded(calls[0]), ensure_ascii=False, indent=1),
+            }
+        if calls and "legacy-call-with-colon" in self.quirks:
+            first = calls[0]["function"]
+            message["function_call"] = {
+                "name": first["name"] + ":",
+                "arguments": first["arguments"],
             }
         if calls and "concatenated-arguments" in self.quirks:
             merged = calls if len(calls) > 1 else calls * 2

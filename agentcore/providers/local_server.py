@@ -201,6 +201,11 @@ class _Server(ThreadingHTTPServer):
 class _Handler(BaseHTTPRequestHandler):
     server: _Server
 
+    def setup(self) -> None:
+        super().setup()
+        if self.server.owner.keep_alive:  # HTTP/1.1: the connection stays open between requests
+            self.protocol_version = "HTTP/1.1"
+
     def log_message(self, format: str, *args: Any) -> None:
         """Stay quiet: lessons and tests read the recorded requests instead."""
 
@@ -305,7 +310,10 @@ class LoopbackServer:
     format); ``models``: the model names served (:data:`SERVED_MODELS`); ``requires_key``
     (default ``True``): when ``False`` no Authorization header is needed (as Ollama, vLLM and
     llama-server answer when started without a key), for an adapter run with
-    ``api_key=None``; then ``api_key`` must be ``None`` too (``ValueError`` otherwise).
+    ``api_key=None``; then ``api_key`` must be ``None`` too (``ValueError`` otherwise);
+    ``keep_alive`` (default ``False``): answer in HTTP/1.1 and keep each connection open for
+    the client's next request, as a provider does (by default each answer closes its
+    connection, HTTP/1.0).
 
     Attributes: ``base_url`` (``"http://127.0.0.1:<port>"``, set once started),
     ``requests`` (``list[RecordedRequest]``), ``replies_played`` (``int``). A request after
@@ -324,10 +332,12 @@ class LoopbackServer:
         thinking: bool = False,
         models: Sequence[str] = SERVED_MODELS,
         requires_key: bool = True,
+        keep_alive: bool = False,
     ) -> None:
         if api_key is not None and not requires_key:
             raise ValueError("api_key is checked only when requires_key is True; pass one of them")
         self._requires_key = requires_key
+        self.keep_alive = keep_alive
         self._script = tuple(script)
         for index, reply in enumerate(self._script):
             if not isinstance(reply, Reply):
@@ -469,7 +479,8 @@ class LocalResponsesServer(LoopbackServer):
     (default ``False``): DeepSeek's thinking mode, which puts a scripted ``reasoning`` item
     before each reply's output unless the request says ``reasoning: {"effort": "none"}``, and
     answers 400 (:data:`THINKING_400`) when a later request holds a call of that reply without
-    its reasoning item; ``models``: the model names served (:data:`SERVED_MODELS`).
+    its reasoning item; ``models``: the model names served (:data:`SERVED_MODELS`); the other
+    options of :class:`LoopbackServer` (``requires_key``, ``keep_alive``).
 
     Use it as a context manager; it listens on a free port from ``__enter__`` and always
     stops in ``__exit__``::
@@ -494,15 +505,8 @@ class LocalResponsesServer(LoopbackServer):
 
     path = "/responses"
 
-    def __init__(
-        self,
-        script: Iterable[Reply],
-        *,
-        api_key: str | None = None,
-        thinking: bool = False,
-        models: Sequence[str] = SERVED_MODELS,
-    ) -> None:
-        super().__init__(script, api_key=api_key, thinking=thinking, models=models)
+    def __init__(self, script: Iterable[Reply], **options: Any) -> None:
+        super().__init__(script, **options)
         self._reasoning_for: dict[str, dict[str, Any]] = {}  # call_id -> the reasoning item
 
     def _refuse(self, body: dict[str, Any]) -> tuple[int, str] | None:

@@ -48,6 +48,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from openai.types.chat import ChatCompletion
+from pydantic import SecretStr
 
 from agentcore.protocol import ModelTurn, ToolCall, ToolSchema
 from agentcore.providers.chat_profiles import (
@@ -55,14 +56,21 @@ from agentcore.providers.chat_profiles import (
     GENERIC,
     ChatProfile,
 )
-from agentcore.providers.connection import Connection
+from agentcore.providers.connection import Connection, stripped_key
 from agentcore.providers.errors import (
     ProviderRequestError,
     ProviderResponseError,
     ProviderStatusError,
     ServerQuirkError,
 )
-from agentcore.providers.http import PREVIEW_CHARS, redact, redact_json
+from agentcore.providers.http import (
+    PREVIEW_CHARS,
+    SecretText,
+    hidden_all,
+    provider_text,
+    redact,
+    redact_json,
+)
 from agentcore.providers.provider_items import chat_extras
 from agentcore.providers.tool_calls import MAX_ARGUMENTS_CHARS, checked_tool_call, unique_calls
 from agentcore.transcript import Message
@@ -277,13 +285,14 @@ class OpenAICompatibleChatModel(Connection):
         "http://localhost:11434/v1; that the server is running; your network and any proxy "
         "(HTTPS_PROXY, NO_PROXY)."
     )
+    status_hints = "server"
 
     def __init__(
         self,
         model: str,
         *,
         base_url: str,
-        api_key: str | None = None,
+        api_key: str | SecretStr | None = None,
         profile: ChatProfile | str = GENERIC,
         strict: bool = False,
         timeout: float | None = None,
@@ -292,6 +301,7 @@ class OpenAICompatibleChatModel(Connection):
         max_arguments_chars: int = MAX_ARGUMENTS_CHARS,
         tool_choice: str | None = None,
     ) -> None:
+        api_key = stripped_key(api_key)  # from here on, no frame holds the key's text
         if tool_choice is not None and (not isinstance(tool_choice, str) or not tool_choice):
             raise TypeError(f"tool_choice must be None or a non-empty str, got {tool_choice!r}")
         if isinstance(profile, str):
@@ -443,7 +453,7 @@ def to_chat_model_turn(
     completion: Mapping[str, Any],
     *,
     max_arguments_chars: int = MAX_ARGUMENTS_CHARS,
-    secrets: Iterable[str] = (),
+    secrets: Iterable[SecretText] = (),
     profile: ChatProfile = GENERIC,
     tool_names: Iterable[str] = (),
     turn: int = 1,
@@ -479,7 +489,9 @@ def to_chat_model_turn(
       disagrees with the reply, ``"tool_calls"`` without calls or ``"stop"`` with calls: the
       reply's content decides (``"finish_reason"``: what the server said); a legacy
       ``function_call`` beside ``tool_calls`` that decodes to the same call as one of them:
-      only ``tool_calls`` is read (``"ignored_function_call"``);
+      only ``tool_calls`` is read (``"ignored_function_call"``); on a profile with
+      ``legacy_call_names_unreliable``, one with the same arguments named ``""`` or
+      ``"<tool>:"`` (``"ignored_function_call_name"``);
     * refused with :class:`ServerQuirkError` (``quirk`` names it): arguments as an object
       on a profile that does not accept them (``"arguments-as-object"``); several JSON
       objects one after another in one ``arguments`` string, as when a server merges
@@ -487,22 +499,25 @@ def to_chat_model_turn(
       ``content`` that names an offered tool in a ``"name": ...`` field or a ``<tool_call>``
       tag: the server returned the call as text (``"call-as-text"``, its ``fix`` the
       profile's ``tool_setup``; nothing is parsed out of prose); a legacy ``function_call``
-      that is not one of the ``tool_calls`` (``"legacy-function-call"``).
+      that is not one of the ``tool_calls`` (``"legacy-function-call"``), or llama-cpp-python's
+      colon-named one on another profile (``"legacy-call-with-colon"``).
 
     Raises :class:`ProviderResponseError` (with a hint, and ``rejected`` holding the refused
-    choices' messages, secrets redacted, when there are any) for: no choice, or more than one
+    choices' messages, secrets redacted, when there are any) for: a body that is the server's
+    error (``{"error": ...}`` and no choice: its message is kept); no choice, or more than one
     (the adapter never sends ``n``, so it does not guess which one counts); a choice whose
     message is null or not an object; a ``finish_reason`` other than ``"stop"`` or
     ``"tool_calls"`` (``"length"``, ``"content_filter"``, ``"insufficient_system_resource"``
     each with their own hint, any other with a hint to look it up in the server's docs); no
     tool call and no text (naming a refusal if there is one); a call that is not a function,
-    has an empty id or name (or one of another type, named), or whose arguments
-    ``parse_arguments`` refuses (malformed or truncated JSON); two calls sharing one id; with
-    ``require_reasoning``, tool calls with a missing or empty ``reasoning_content`` (refused
-    before any handler runs); and any field of the wrong shape. :class:`ServerQuirkError` is a
+    holds no function object, has an empty id or name (or one of another type, named), or
+    whose arguments ``parse_arguments`` refuses (malformed or truncated JSON); two calls
+    sharing one id; with ``require_reasoning``, tool calls with a missing or empty
+    ``reasoning_content`` (refused before any handler runs); and any field of the wrong
+    shape. :class:`ServerQuirkError` is a
     subclass.
     """
-    secrets = tuple(secrets)
+    secrets = hidden_all(secrets)
     name = f"Chat completion {redact(repr(completion.get('id', '?')), secrets, limit=60)}"
     choices = completion.get("choices")
     messages = [
@@ -560,7 +575,7 @@ class _Reading:
 
     name: str
     max_arguments_chars: int
-    secrets: tuple[str, ...]
+    secrets: tuple[SecretStr, ...]
     profile: ChatProfile
     tool_names: tuple[str, ...]
     turn: int
@@ -571,6 +586,14 @@ class _Reading:
 
     def turn_of(self, completion: Mapping[str, Any]) -> ModelTurn:
         name, secrets = self.name, self.secrets
+        if "error" in completion and not completion.get("choices"):
+            # a 200 whose body is the server's error: its own words, not "no choice"
+            said = redact(provider_text(completion), secrets)
+            raise ProviderResponseError(
+                f"{name} is the server's error, not a completion (HTTP 200): {said}",
+                kind="error body",
+                hint="No tool ran for this turn; the server's message says what it refused.",
+            )
         choice = _only_choice(name, completion.get("choices"))
         message = choice.get("message")
         if message is None:
@@ -649,12 +672,20 @@ class _Reading:
             raise TypeError(f"a tool call is a {type(call).__name__}, not an object")
         call_id, function = call.get("id"), call.get("function")
         shown_id = redact(repr(call_id), secrets, limit=60)
-        if call.get("type", "function") != "function" or not isinstance(function, Mapping):
+        if call.get("type", "function") != "function":
             raise ProviderResponseError(
                 f"The tool call {shown_id} is of type "
                 f"{redact(repr(call.get('type')), secrets, limit=60)}, not a function.",
                 kind="not a function",
                 hint="The runtime can only run function tools; the turn was rejected.",
+            )
+        if not isinstance(function, Mapping):
+            what = "no function object" if function is None else f"a {type(function).__name__}"
+            raise ProviderResponseError(
+                f"The tool call {shown_id} holds {what} where its function (name and "
+                "arguments) belongs.",
+                kind="call name",
+                hint="The runtime cannot know which tool to run; the turn was rejected.",
             )
         function_name = function.get("name")
         if (call_id is None or call_id == "") and self.profile.makes_missing_call_ids:
@@ -663,11 +694,10 @@ class _Reading:
         arguments = function.get("arguments")
         if isinstance(arguments, Mapping):
             if not self.profile.arguments_may_be_objects:
-                raise ServerQuirkError(
+                raise self.quirk(
                     f"The arguments of function {redact(repr(function_name), secrets, limit=60)}"
                     f" (id {shown_id}) arrived as a JSON object, not a JSON string.",
-                    quirk="arguments-as-object",
-                    profile=self.profile.name,
+                    "arguments-as-object",
                     fix="profile='ollama' or 'llama-server'",
                     hint="The Chat Completions format sends arguments as a string; choose a "
                     "profile that accepts objects (ollama, llama-server) if your server does "
@@ -689,6 +719,10 @@ class _Reading:
             name_label="function name",
         )
 
+    def quirk(self, message: str, quirk: str, *, fix: str, hint: str) -> ServerQuirkError:
+        """The refusal of a server quirk, naming this reply's profile."""
+        return ServerQuirkError(message, quirk=quirk, profile=self.profile.name, fix=fix, hint=hint)
+
     def check_one_object(self, function_name: object, arguments: str) -> None:
         """Refuse ``{...}{...}``: several calls' arguments merged into one string."""
         try:
@@ -699,18 +733,19 @@ class _Reading:
         if rest.startswith("{"):
             shown = redact(repr(function_name), self.secrets, limit=60)
             preview = redact(arguments, self.secrets, limit=PREVIEW_CHARS)
-            raise ServerQuirkError(
+            raise self.quirk(
                 f"The arguments of function {shown} hold several JSON objects one after "
                 f"another: {preview!r}. The server merged several calls into one.",
-                quirk="concatenated-arguments",
-                profile=self.profile.name,
+                "concatenated-arguments",
                 fix="turn streaming off, or update the server (ollama#7881)",
                 hint="The adapter does not split them by guess; no tool ran for this turn.",
             )
 
     def check_legacy_call(self, legacy: Any, calls: Sequence[ToolCall]) -> None:
         """A legacy ``function_call`` beside ``tool_calls``: only ``tool_calls`` is read; the
-        legacy field is compared by its decoded JSON, never its raw string."""
+        legacy field is compared by its decoded JSON, never its raw string. One with the same
+        arguments whose name is empty or an offered tool's name and a colon is llama-cpp-python's
+        (ignored on its profile, refused naming it on another)."""
         if legacy is None:
             return
         if not isinstance(legacy, Mapping):
@@ -720,16 +755,33 @@ class _Reading:
             decoded = json.loads(arguments) if isinstance(arguments, str) else arguments
         except ValueError:
             decoded = None
+        name = legacy.get("name")
+        offered = {*self.tool_names, *(call.name for call in calls)}
+        colon = isinstance(name, str) and (not name or (name[-1:] == ":" and name[:-1] in offered))
         for position, call in enumerate(calls, 1):
-            if call.name == legacy.get("name") and call.arguments == decoded:
+            if call.arguments != decoded:
+                continue
+            if call.name == name:
                 self.notes["ignored_function_call"] = position
                 return
-        shown = redact(repr(legacy.get("name")), self.secrets, limit=60)
-        raise ServerQuirkError(
+            if colon and self.profile.legacy_call_names_unreliable:
+                self.notes["ignored_function_call_name"] = position
+                return
+            if colon:
+                raise self.quirk(
+                    f"{self.name} holds a legacy function_call named "
+                    f"{redact(repr(name), self.secrets, limit=60)} beside tool_calls with the "
+                    "same arguments, as llama-cpp-python's server writes.",
+                    "legacy-call-with-colon",
+                    fix="profile='llama-cpp-python'",
+                    hint="Use profile='llama-cpp-python' (--profile on the command line), which "
+                    "reads only tool_calls; no tool ran for this turn.",
+                )
+        shown = redact(repr(name), self.secrets, limit=60)
+        raise self.quirk(
             f"{self.name} holds a legacy function_call to {shown} that is not one of its "
             f"{len(calls)} tool_calls.",
-            quirk="legacy-function-call",
-            profile=self.profile.name,
+            "legacy-function-call",
             fix="a chat format that returns tool_calls (llama-cpp-python: chatml-function-calling"
             " returns both; use tool_calls)",
             hint="The adapter reads only tool_calls and will not guess which call was meant; "
@@ -745,11 +797,10 @@ class _Reading:
         )
         if named or _TAGGED_CALL.search(text):
             fix = self.profile.tool_setup
-            raise ServerQuirkError(
+            raise self.quirk(
                 f"{self.name} wrote a tool call as text in content, with no tool_calls: "
                 f"{redact(text, self.secrets, limit=PREVIEW_CHARS)!r}.",
-                quirk="call-as-text",
-                profile=self.profile.name,
+                "call-as-text",
                 fix=fix,
                 hint=f"The server did not parse the model's call; turn on {fix}. The adapter "
                 "does not parse calls out of text.",

@@ -18,7 +18,7 @@ from typing import Any
 
 from agentcore.protocol import ToolCall
 from agentcore.providers.errors import ProviderResponseError
-from agentcore.providers.http import PREVIEW_CHARS, redact, redact_json
+from agentcore.providers.http import PREVIEW_CHARS, SecretText, hidden_all, redact, redact_json
 
 MAX_ARGUMENTS_CHARS = 32_768
 """The adapter's limit on one call's ``arguments`` string (characters).
@@ -33,7 +33,7 @@ def checked_tool_call(
     name: object,
     arguments: object,
     limit: int,
-    secrets: tuple[str, ...],
+    secrets: tuple[SecretText, ...],
     *,
     noun: str,
     id_label: str,
@@ -47,25 +47,23 @@ def checked_tool_call(
     ``name``; Chat Completions: ``tool call``, ``id``, ``function name``). Output: the call
     with every secret removed from its id, its name and every key and string of its arguments
     (:func:`~agentcore.providers.http.redact`, before anything is stored, so a key the model
-    echoed reaches no handler, transcript, trace or error). Raises
+    echoed reaches no handler, transcript, trace or error). ``arguments`` that are missing
+    (``None``), empty or only white space are read as ``{}``: servers send a call of a tool
+    without parameters that way (the formats define ``arguments`` as a JSON object in a
+    string, and say nothing for the empty case); the tool's own validation then decides, so a
+    tool that needs arguments still refuses the call before its handler runs. Raises
     :class:`ProviderResponseError` for an id or a name that is not a non-empty string (naming
     the type it has), arguments that are not a string, and whatever :func:`parse_arguments`
     refuses.
     """
     shown_id = redact(repr(call_id), secrets, limit=60)
     if not isinstance(name, str) or not name.strip():
-        raise ProviderResponseError(
-            f"A {noun} ({id_label} {shown_id}) has {_what(name, name_label, secrets)}.",
-            kind="call name",
-            hint="The runtime cannot know which tool to run; the turn was rejected.",
-        )
+        raise _unnamed(f"A {noun} ({id_label} {shown_id})", name, name_label, "call name", secrets)
     shown_name = redact(repr(name), secrets, limit=60)
     if not isinstance(call_id, str) or not call_id.strip():
-        raise ProviderResponseError(
-            f"The {noun} to {shown_name} has {_what(call_id, id_label, secrets)}.",
-            kind="call id",
-            hint="Its output could not be paired with it; the turn was rejected.",
-        )
+        raise _unnamed(f"The {noun} to {shown_name}", call_id, id_label, "call id", secrets)
+    if arguments is None or (isinstance(arguments, str) and not arguments.strip()):
+        arguments = "{}"  # a call of a tool without parameters, sent with nothing to say
     if not isinstance(arguments, str):
         raise ProviderResponseError(
             f"The arguments of function {shown_name} ({id_label} {shown_id}) are a "
@@ -102,7 +100,22 @@ def unique_calls(calls: list[ToolCall], *, noun: str, id_label: str) -> tuple[To
     return tuple(calls)
 
 
-def _what(value: object, label: str, secrets: tuple[str, ...]) -> str:
+_UNNAMED_HINTS = {
+    "call name": "The runtime cannot know which tool to run; the turn was rejected.",
+    "call id": "Its output could not be paired with it; the turn was rejected.",
+}
+
+
+def _unnamed(
+    subject: str, value: object, label: str, kind: str, secrets: tuple[SecretText, ...]
+) -> ProviderResponseError:
+    """The refusal of a call whose name or id (``kind``) is not a non-empty string."""
+    return ProviderResponseError(
+        f"{subject} has {_what(value, label, secrets)}.", kind=kind, hint=_UNNAMED_HINTS[kind]
+    )
+
+
+def _what(value: object, label: str, secrets: tuple[SecretText, ...]) -> str:
     """What is wrong with an id or a name that is not a non-empty string: ``an empty id`` for
     a blank or missing one, else its JSON type (an integer id is not an empty id)."""
     if value is None or (isinstance(value, str) and not value.strip()):
@@ -143,7 +156,7 @@ def parse_arguments(
     name: str,
     arguments: str,
     max_arguments_chars: int = MAX_ARGUMENTS_CHARS,
-    secrets: Iterable[str] = (),
+    secrets: Iterable[SecretText] = (),
 ) -> dict[str, Any]:
     """Parse a function call's ``arguments`` string into a JSON object, strictly.
 
@@ -157,7 +170,7 @@ def parse_arguments(
     object, or holds ``NaN``/``Infinity``, a number too large to be finite, or a key twice
     (Python's ``json.loads`` accepts those last two silently).
     """
-    secrets = tuple(secrets)
+    secrets = hidden_all(secrets)
     shown = redact(repr(name), secrets, limit=60)
     preview = redact(arguments, secrets, limit=PREVIEW_CHARS)
     problem: str | None = None
