@@ -153,8 +153,8 @@ def signals_scoped() -> bool:
 def test_nbgraders_execute_kernel_runs_confined_and_leaves_nothing_running(
     tmp_path: Path,
 ) -> None:
-    # A second attacker's rigs: the Execute kernel rewrote the verdicts in the nbgrader
-    # process's memory, and a detached process of it edited the gradebook after the save.
+    # Two ways a kernel could rig its grade: rewrite the verdicts in the nbgrader process's
+    # memory, or leave a detached process that edits the gradebook after the save.
     outside, folder = tmp_path / "course", tmp_path / "course" / "autograded" / "student"
     folder.mkdir(parents=True)
     (outside / "gradebook.db").write_text("grades")
@@ -173,6 +173,7 @@ def test_nbgraders_execute_kernel_runs_confined_and_leaves_nothing_running(
         assert grader.poll() is None, "the confined kernel killed a process outside it"
     finally:
         grader.kill()
+        grader.wait()
     assert done.returncode == 0, done.stderr
     results = json.loads(done.stdout)
     assert results.pop("pid") > 0

@@ -41,7 +41,7 @@ locale_dirs = ["_locales"]
 nb_execution_mode = "off"
 # Lessons draw diagrams as ```mermaid fences: SVG drawn at build time (the directive below).
 myst_fence_as_directive = ["mermaid"]
-myst_heading_anchors = 3
+myst_heading_anchors = 4
 myst_enable_extensions = ["colon_fence", "html_image"]
 
 language = "en"
