@@ -239,9 +239,7 @@ def present(argv: list[str]) -> int:
     otherwise it does not return: the process is JupyterLab until Ctrl-C.
     """
     # The parser of python -m agentcore: help, usage and flag errors in ``says``.
-    from agentcore.course.cli import _Parser as LocalizedParser
-    from agentcore.course.cli import _wrapped as wrapped
-    from agentcore.course.cli import help_language
+    from agentcore.course.cli import LocalizedParser, help_language, wrapped
     from scripts import rise_patch
 
     own, lab_args = (

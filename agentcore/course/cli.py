@@ -88,7 +88,7 @@ HELP_POSITION = 24
 
 def _formatter(language: Language) -> Any:
     class Formatter(argparse.RawTextHelpFormatter):
-        """argparse's layout for texts already wrapped by display width (:func:`_wrapped`),
+        """argparse's layout for texts already wrapped by display width (:func:`wrapped`),
         with the ``usage:`` prefix in ``language``. argparse itself counts characters, and
         a Chinese character takes two columns."""
 
@@ -104,7 +104,7 @@ def _formatter(language: Language) -> Any:
     return make
 
 
-def _wrapped(text: str, width: int = HELP_WIDTH - HELP_POSITION) -> str:
+def wrapped(text: str, width: int = HELP_WIDTH - HELP_POSITION) -> str:
     """``text`` wrapped to ``width`` display columns, for the raw-text formatter."""
     return "\n".join(wrap(text, width))
 
@@ -134,7 +134,7 @@ def _flag_error(message: str, language: Language) -> str:
     return phrase("cli.argument", language, flag=flag, message=message) if flag else message
 
 
-class _Parser(argparse.ArgumentParser):
+class LocalizedParser(argparse.ArgumentParser):
     """An argument parser whose help, usage and errors speak ``language``.
 
     Every flag goes into one group titled in ``language``; ``-h`` is added with a localized
@@ -146,7 +146,7 @@ class _Parser(argparse.ArgumentParser):
         self.language: Language = language
         self._flags = self.add_argument_group(phrase("cli.options", language))
         self._flags.add_argument(
-            "-h", "--help", action="help", help=_wrapped(phrase("cli.help", language))
+            "-h", "--help", action="help", help=wrapped(phrase("cli.help", language))
         )
 
     def add_argument(self, *args: Any, **kwargs: Any) -> argparse.Action:
@@ -187,10 +187,10 @@ def build_parser(language: Language = "en") -> argparse.ArgumentParser:
     ``language``, which is also ``--language``'s default (its flags are in ``--help``)."""
 
     def say(key: str) -> str:
-        return _wrapped(phrase(key, language))
+        return wrapped(phrase(key, language))
 
-    description = _wrapped(phrase("cli.description", language), HELP_WIDTH)
-    parser = _Parser(language, prog="python -m agentcore", description=description)
+    description = wrapped(phrase("cli.description", language), HELP_WIDTH)
+    parser = LocalizedParser(language, prog="python -m agentcore", description=description)
     parser.add_argument(
         "--city", choices=sorted(TEACHING_WEATHER), default="Tokyo", help=say("cli.city")
     )
@@ -236,7 +236,7 @@ def _add_server_flags(parser: argparse.ArgumentParser, language: Language) -> No
     from agentcore.providers.local_chat_server import QUIRKS
 
     def say(key: str) -> str:
-        return _wrapped(phrase(key, language))
+        return wrapped(phrase(key, language))
 
     parser.add_argument("--base-url", metavar="URL", help=say("cli.base url"))
     parser.add_argument("--model", metavar="NAME", help=say("cli.model"))
@@ -246,33 +246,33 @@ def _add_server_flags(parser: argparse.ArgumentParser, language: Language) -> No
         choices=list(CHAT_PROFILES),
         default="generic",
         metavar="PROFILE",  # the choices are listed in the help line, not in the usage
-        help=_wrapped(phrase("cli.profile", language, choices=", ".join(CHAT_PROFILES))),
+        help=wrapped(phrase("cli.profile", language, choices=", ".join(CHAT_PROFILES))),
     )
     parser.add_argument(
         "--quirk",
         choices=list(QUIRKS),
         action="append",
         metavar="QUIRK",  # eleven names: listed in the help line, not in the usage
-        help=_wrapped(phrase("cli.quirk", language, choices=", ".join(QUIRKS))),
+        help=wrapped(phrase("cli.quirk", language, choices=", ".join(QUIRKS))),
     )
 
 
 def build_doctor_parser(language: Language = "en") -> argparse.ArgumentParser:
     """Return the argument parser of ``python -m agentcore doctor``, in ``language``."""
-    parser = _Parser(
+    parser = LocalizedParser(
         language,
         prog="python -m agentcore doctor",
-        description=_wrapped(phrase("doctor.description", language), HELP_WIDTH),
+        description=wrapped(phrase("doctor.description", language), HELP_WIDTH),
     )
     parser.add_argument(
         "--language",
         choices=LANGUAGES,
         default=language,
-        help=_wrapped(phrase("cli.language", language)),
+        help=wrapped(phrase("cli.language", language)),
     )
     _add_server_flags(parser, language)
     parser.add_argument(
-        "--offline", action="store_true", help=_wrapped(phrase("doctor.offline", language))
+        "--offline", action="store_true", help=wrapped(phrase("doctor.offline", language))
     )
     return parser
 
