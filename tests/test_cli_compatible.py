@@ -217,3 +217,19 @@ def test_a_password_in_base_url_is_refused_and_shown_nowhere(
     assert "holds a user name and password" in said and "Traceback" not in said
     assert "http://<redacted>@127.0.0.1:9/v1" in said
     assert "hunter2" not in said and "learner" not in said
+
+
+def test_the_key_an_environment_variable_names_is_held_where_no_repr_shows_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``--api-key-env``: the CLI keeps the key as a ``SecretStr``, so a traceback that shows
+    local variables (``%xmode Verbose``) or a repr never prints it."""
+    import argparse
+
+    from agentcore.course.cli import _api_key
+
+    monkeypatch.setenv("COURSE_TEST_KEY", "  sk-course-test-0123456789  ")
+    key = _api_key(argparse.Namespace(api_key_env="COURSE_TEST_KEY"), "en")
+    assert key is not None and not isinstance(key, int)
+    assert "sk-course" not in repr(key) and "sk-course" not in str(key)
+    assert key.get_secret_value() == "sk-course-test-0123456789"

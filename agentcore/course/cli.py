@@ -36,6 +36,8 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from pydantic import SecretStr
+
 from agentcore.course.snapshot import RunSnapshot
 from agentcore.course.teaching_tools import DESCRIBE_TEMPERATURE_TOOL, TEACHING_WEATHER, build_tools
 from agentcore.course.text import LANGUAGES, Language, display_width, explain, phrase, wrap
@@ -383,21 +385,21 @@ def _check_server_flags(
         parser.error(phrase("cli.quirk needs offline", language))
 
 
-def _api_key(args: argparse.Namespace, language: Language) -> str | int | None:
+def _api_key(args: argparse.Namespace, language: Language) -> SecretStr | int | None:
     """The key from the variable ``--api-key-env`` names (never a command-line value, never
-    ``OPENAI_*``); ``None`` without the flag; exit status 2, said in one line, if it is unset."""
+    ``OPENAI_*``), as a ``SecretStr`` so that no repr or traceback shows it; ``None`` without
+    the flag; exit status 2, said in one line, if it is unset."""
     if args.api_key_env is None:
         return None
-    key = os.environ.get(args.api_key_env, "").strip()
-    if not key:
+    if not os.environ.get(args.api_key_env, "").strip():
         _say(phrase("cli.api key env unset", language, name=args.api_key_env), error=True)
         return 2
-    return key
+    return SecretStr(os.environ[args.api_key_env].strip())
 
 
 @contextlib.contextmanager
 def _compatible_server(
-    args: argparse.Namespace, key: str | None, language: Language, script: list[Any]
+    args: argparse.Namespace, key: SecretStr | None, language: Language, script: list[Any]
 ) -> Any:
     """Yield ``(base_url, model name)``: the given server online, else a loopback
     :class:`~agentcore.providers.local_chat_server.LocalChatServer` in the ``--quirk`` modes
@@ -409,7 +411,11 @@ def _compatible_server(
 
     name = args.model or OFFLINE_LOCAL_MODEL
     with LocalChatServer(
-        script, models=(name,), api_key=key, requires_key=key is not None, quirks=args.quirk or ()
+        script,
+        models=(name,),
+        api_key=None if key is None else key.get_secret_value(),  # the loopback server compares it
+        requires_key=key is not None,
+        quirks=args.quirk or (),
     ) as server:
         quirks = ", ".join(args.quirk) if args.quirk else "-"
         _say(phrase("cli.offline compatible banner", language, quirks=quirks))
