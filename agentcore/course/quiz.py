@@ -79,12 +79,11 @@ def review_quiz(lesson: str, language: str | None = None) -> None:
     ``language`` (default: the one ``set_language`` chose), with the choices shuffled.
 
     Output: jupyterquiz's HTML display as it made it, and its JavaScript display run inside
-    ``WITHOUT_MATHJAX``. jupyterquiz typesets its quiz with the page's MathJax when it finds
-    one, and when that MathJax 3 cannot typeset a given element (JupyterLab's own, which it
-    loads once any Markdown is typeset) it loads MathJax from cdn.jsdelivr.net; offline, that
-    request fails. The review questions have no math, so the quiz never looks for MathJax and
-    draws the same, on this machine alone (``tests/browser/test_jupyterlab.py`` records every
-    request). The questions stay in their order and the browser shuffles each question's
+    ``WITHOUT_MATHJAX``. jupyterquiz typesets its quiz with the page's MathJax; where that is a
+    MathJax 3 without ``typeset`` (JupyterLab's own is), it loads MathJax from cdn.jsdelivr.net
+    instead, which fails offline. The review questions hold no math (``as_html`` escapes their
+    text), so the quiz is drawn the same without MathJax, from this machine alone
+    (``tests/browser/test_jupyterlab.py`` records every request the page makes). The questions stay in their order and the browser shuffles each question's
     choices when it draws the quiz (jupyterquiz's ``shuffle_answers``:
     ``data-shuffleanswers="True"`` in the HTML, ``getRandomSubarray`` in its JavaScript), so
     the stored output is the same on every run apart from jupyterquiz's random element id,
