@@ -83,11 +83,11 @@ def review_quiz(lesson: str, language: str | None = None) -> None:
     MathJax 3 without ``typeset`` (JupyterLab's own is), it loads MathJax from cdn.jsdelivr.net
     instead, which fails offline. The review questions hold no math (``as_html`` escapes their
     text), so the quiz is drawn the same without MathJax, from this machine alone
-    (``tests/browser/test_jupyterlab.py`` records every request the page makes). The questions stay in their order and the browser shuffles each question's
-    choices when it draws the quiz (jupyterquiz's ``shuffle_answers``:
-    ``data-shuffleanswers="True"`` in the HTML, ``getRandomSubarray`` in its JavaScript), so
-    the stored output is the same on every run apart from jupyterquiz's random element id,
-    which ``notebooks/nbval-sanitize.cfg`` masks. Raises as ``questions`` does.
+    (``tests/browser/test_jupyterlab.py`` records every request the page makes). The questions
+    stay in their order and the browser shuffles each question's choices when it draws the quiz
+    (jupyterquiz's ``shuffle_answers``: ``data-shuffleanswers="True"`` in the HTML,
+    ``getRandomSubarray`` in its JavaScript), so the stored output is the same on every run
+    apart from jupyterquiz's random element id, which ``notebooks/nbval-sanitize.cfg`` masks. Raises as ``questions`` does.
     """
     from IPython.display import publish_display_data
     from IPython.utils.capture import capture_output
