@@ -87,7 +87,8 @@ def review_quiz(lesson: str, language: str | None = None) -> None:
     stay in their order and the browser shuffles each question's choices when it draws the quiz
     (jupyterquiz's ``shuffle_answers``: ``data-shuffleanswers="True"`` in the HTML,
     ``getRandomSubarray`` in its JavaScript), so the stored output is the same on every run
-    apart from jupyterquiz's random element id, which ``notebooks/nbval-sanitize.cfg`` masks. Raises as ``questions`` does.
+    apart from jupyterquiz's random element id, which ``notebooks/nbval-sanitize.cfg`` masks.
+    Raises as ``questions`` does.
     """
     from IPython.display import publish_display_data
     from IPython.utils.capture import capture_output
