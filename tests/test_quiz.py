@@ -215,3 +215,23 @@ def test_quiz_output_is_the_same_on_every_run_once_sanitized() -> None:
     assert len(runs[0]) == 2  # the quiz's HTML, then its JavaScript
     assert runs[0] == runs[1]
     assert "QUIZID" in runs[0][0]
+
+
+def test_the_quiz_script_never_sees_the_pages_mathjax() -> None:
+    # jupyterquiz (pinned in pyproject.toml) typesets with the page's MathJax when the name
+    # `MathJax` finds one, and loads MathJax from a CDN when that one has no typeset(). The quiz
+    # runs its script where `MathJax` is an undefined parameter; that hides the page's only if
+    # the script reads MathJax through that bare name, never as window.MathJax or the like.
+    InteractiveShell.instance()
+    with capture_output() as captured:
+        quiz.review_quiz("00", "en")
+    script = captured.outputs[1].data["application/javascript"]
+    head, tail = quiz.WITHOUT_MATHJAX.split("{script}")
+    assert script.startswith(head.format()) and script.endswith(tail.format())
+    inner = script[len(head.format()) : -len(tail.format())]
+    assert "MathJax.typeset" in inner and "cdn.jsdelivr.net/npm/mathjax" in inner
+    # Every `x.MathJax` or `x["MathJax"]`: only window.MathJax being set, in the CDN branch.
+    reached = re.findall(r"[\w$\]\)]+\s*(?:\.|\[['\"])\s*MathJax\b['\"\]]?\s*=?", inner)
+    assert reached and set(reached) == {"window.MathJax ="}, (
+        f"jupyterquiz reaches MathJax other than by its bare name: {reached}"
+    )

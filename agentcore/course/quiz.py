@@ -69,19 +69,40 @@ def as_jupyterquiz(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
     ]
 
 
+# jupyterquiz's script, run where the name ``MathJax`` means nothing: the function's parameter,
+# which is never given, hides the page's ``MathJax`` from it.
+WITHOUT_MATHJAX = "(function (MathJax) {{\n{script}\n}})();\n"
+
+
 def review_quiz(lesson: str, language: str | None = None) -> None:
     """Display the lesson's review questions as a checked quiz (needs ``jupyterquiz``), in
     ``language`` (default: the one ``set_language`` chose), with the choices shuffled.
 
-    Output: an HTML and a JavaScript display; the questions stay in their order and the
-    browser shuffles each question's choices when it draws the quiz (jupyterquiz's
-    ``shuffle_answers``: ``data-shuffleanswers="True"`` in the HTML, ``getRandomSubarray`` in its
-    JavaScript), so the stored output is the same on every run apart from jupyterquiz's random
-    element id, which ``notebooks/nbval-sanitize.cfg`` masks. Raises as ``questions`` does.
+    Output: jupyterquiz's HTML display as it made it, and its JavaScript display run inside
+    ``WITHOUT_MATHJAX``. jupyterquiz typesets its quiz with the page's MathJax; where that is a
+    MathJax 3 without ``typeset`` (JupyterLab's own is), it loads MathJax from cdn.jsdelivr.net
+    instead, which fails offline. The review questions hold no math (``as_html`` escapes their
+    text), so the quiz is drawn the same without MathJax, from this machine alone
+    (``tests/browser/test_jupyterlab.py`` records every request the page makes). The questions
+    stay in their order and the browser shuffles each question's choices when it draws the quiz
+    (jupyterquiz's ``shuffle_answers``: ``data-shuffleanswers="True"`` in the HTML,
+    ``getRandomSubarray`` in its JavaScript), so the stored output is the same on every run
+    apart from jupyterquiz's random element id, which ``notebooks/nbval-sanitize.cfg`` masks.
+    Raises as ``questions`` does.
     """
+    from IPython.display import publish_display_data
+    from IPython.utils.capture import capture_output
     from jupyterquiz import display_quiz  # type: ignore[import-untyped]  # only lessons need it
 
-    display_quiz(as_jupyterquiz(questions(lesson, language)), shuffle_answers=True)
+    with capture_output(stdout=False, stderr=False) as drawn:
+        display_quiz(as_jupyterquiz(questions(lesson, language)), shuffle_answers=True)
+    for output in drawn.outputs:
+        data = dict(output.data)
+        if "application/javascript" in data:
+            data["application/javascript"] = WITHOUT_MATHJAX.format(
+                script=data["application/javascript"]
+            )
+        publish_display_data(data, output.metadata)  # type: ignore[no-untyped-call]
 
 
 def model_answers_markdown(lesson: str, language: str | None = None) -> str:

@@ -16,6 +16,7 @@ no CJK font, for the test that the website brings its own.
 
 from __future__ import annotations
 
+import json
 import os
 import secrets
 import shutil
@@ -87,9 +88,12 @@ class Lab:
         return f"{self.url}/lab/tree/{language}/{name}?reset&token={self.token}"
 
 
-def lab_environment(base: Path, locale: str | None = None) -> dict[str, str]:
+def lab_environment(
+    base: Path, locale: str | None = None, disabled: tuple[str, ...] = ()
+) -> dict[str, str]:
     """Environment for a JupyterLab whose settings, workspaces, config and runtime folders are
-    fresh ones under ``base`` (its UI in ``locale``, e.g. ``"zh_CN"``, when given)."""
+    fresh ones under ``base`` (its UI in ``locale``, e.g. ``"zh_CN"``, when given; without the
+    front-end extensions named in ``disabled``)."""
     settings = base / "settings" / "@jupyterlab"
     # No "get notified about Jupyter news?" toast over the screenshots.
     (settings / "apputils-extension").mkdir(parents=True)
@@ -105,6 +109,11 @@ def lab_environment(base: Path, locale: str | None = None) -> dict[str, str]:
         (settings / "translation-extension").mkdir(parents=True)
         (settings / "translation-extension" / "plugin.jupyterlab-settings").write_text(
             f'{{"locale": "{locale}"}}'
+        )
+    if disabled:  # JupyterLab's page_config.json, in this server's own config folder
+        (base / "config" / "labconfig").mkdir(parents=True)
+        (base / "config" / "labconfig" / "page_config.json").write_text(
+            json.dumps({"disabledExtensions": dict.fromkeys(disabled, True)})
         )
     return {
         **os.environ,
@@ -154,12 +163,15 @@ def serving(command: list[str], env: dict[str, str], log_path: Path, url: str, t
 
 
 @contextmanager
-def _running_lab(base: Path, locale: str | None = None) -> Iterator[Lab]:
+def _running_lab(
+    base: Path, locale: str | None = None, disabled: tuple[str, ...] = ()
+) -> Iterator[Lab]:
     """Start ``jupyter lab`` on a free loopback port (its UI in ``locale``, e.g. ``"zh_CN"``,
-    when given); stop it when the block ends."""
+    when given; without the front-end extensions in ``disabled``); stop it when the block
+    ends."""
     root = base / "notebooks"
     shutil.copytree(ROOT / "notebooks", root)
-    env = lab_environment(base, locale)
+    env = lab_environment(base, locale, disabled)
     port, token = free_port(), secrets.token_hex(16)
     command = [sys.executable, "-m", "jupyterlab", *lab_options(port, token),
                f"--ServerApp.root_dir={root}"]  # fmt: skip
@@ -179,6 +191,23 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
 def lab_zh(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
     """The same, with JupyterLab's own interface in Simplified Chinese."""
     with _running_lab(tmp_path_factory.mktemp("lab-zh"), locale="zh_CN") as running:
+        yield running
+
+
+# jupyterlab-rise brings jupyterlab-mathjax3 (an extension written for JupyterLab 3) into the
+# dev environment. In JupyterLab 4 its typesetter stands in for JupyterLab's own, and the page
+# never gets JupyterLab's global MathJax. A learner's environment (the learner extra of
+# pyproject.toml, or any JupyterLab without RISE) has JupyterLab's own typesetter only.
+LEARNER_LAB_DISABLED = ("@jupyterlab/mathjax3-extension",)
+
+
+@pytest.fixture(scope="session")
+def lab_as_learner(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
+    """A JupyterLab on a copy of the lessons with the front end a learner's environment has:
+    without the extensions only the teacher's tools bring (``LEARNER_LAB_DISABLED``)."""
+    with _running_lab(
+        tmp_path_factory.mktemp("lab-learner"), disabled=LEARNER_LAB_DISABLED
+    ) as running:
         yield running
 
 

@@ -5,7 +5,10 @@ and the kernel's ipywidgets agree ("Error displaying widget", "Loading widget...
 For each language: lesson 01 runs all its cells and its stepper is clicked until the final
 answer shows, one model turn per click; lesson 06's appendix runs and one experiment is run
 from its panel. In lesson 00's learner notebook a learner answers an exercise and sees its
-check print ``✔``, then picks a wrong quiz choice and sees its explanation. Screenshots go to
+check print ``✔``, then picks a wrong quiz choice and sees its explanation; that runs in a
+JupyterLab with a learner's front end (``lab_as_learner``: JupyterLab's own MathJax), and
+every request the page makes, from opening the lesson to the quiz's feedback, goes to this
+machine (the quiz draws itself without asking a CDN for MathJax). Screenshots go to
 ``artifacts/browser/`` (ignored by git).
 """
 
@@ -18,6 +21,7 @@ from typing import Any
 
 import nbformat
 import pytest
+from offline import Guarded
 
 from agentcore.course import quiz
 from agentcore.course.judges.grade import code_stub
@@ -219,11 +223,22 @@ def run_cell(page: Any, index: int, source: str | None = None) -> None:
     page.wait_for_function(KERNEL_IDLE, timeout=TIMEOUT_MS)
 
 
+@pytest.fixture
+def guarded_page(browser: Any) -> Iterator[tuple[Guarded, Any]]:
+    """A fresh page in a context whose requests may reach this machine only (``Guarded``)."""
+    guarded = Guarded(browser)
+    try:
+        yield guarded, guarded.context.new_page()
+    finally:
+        guarded.context.close()
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_learner_answers_an_exercise_and_a_quiz_question(
-    lab: Any, page: Any, artifacts: Path, language: str
+    lab_as_learner: Any, guarded_page: tuple[Guarded, Any], artifacts: Path, language: str
 ) -> None:
-    open_and_run_all(page, lab.lesson(language, "00-fixed-script.ipynb"))
+    guarded, page = guarded_page
+    open_and_run_all(page, lab_as_learner.lesson(language, "00-fixed-script.ipynb"))
     answer = page.evaluate(CELL_INDEX, 'forget("my_answers")')
     check = page.evaluate(CELL_INDEX, 'check("workflow_or_agent"')
     assert 0 <= answer < check
@@ -250,3 +265,7 @@ def test_learner_answers_an_exercise_and_a_quiz_question(
     feedback.wait_for(timeout=10_000)
     assert wrong["feedback"] in feedback.inner_text()
     page.screenshot(path=str(artifacts / f"quiz-{language}-wrong-choice.png"))
+    feedback.locator("xpath=ancestor::div[contains(@class, 'Quiz')][1]").screenshot(
+        path=str(artifacts / f"quiz-{language}-jupyterlab.png")
+    )
+    guarded.assert_no_leaks()

@@ -15,14 +15,14 @@
   English and in Chinese; the answer is still there when the lesson opens again (saved in the
   browser), and deleting the browser's copy gives the original lesson back.
 
-Every request the pages make goes through a route that lets only 127.0.0.1 through and
-records anything else; each test fails if one was made. That, not a grep, is the proof that
-nothing comes from a CDN. JupyterLite needs its service worker (the kernel reaches the
-browser's files through it), and Playwright routes a service worker's own requests only with
-``PW_EXPERIMENTAL_SERVICE_WORKER_NETWORK_EVENTS=1`` (Chromium), which the ``browser`` fixture
-sets, so those go through the same route. The time until the first lesson is runnable (its
-kernel idle), cold (empty cache) and warm (the same browser again), is printed and written to
-``artifacts/browser/lite-timings.json``; it is measured, never asserted.
+Every request the pages make goes through a route that lets only this machine through
+(``offline.Guarded``) and records anything else; each test fails if one was made. That, not
+a grep, is the proof that nothing comes from a CDN. JupyterLite needs its service worker (the
+kernel reaches the browser's files through it), and Playwright routes a service worker's own
+requests only with ``PW_EXPERIMENTAL_SERVICE_WORKER_NETWORK_EVENTS=1`` (Chromium), which the
+``browser`` fixture sets, so those go through the same route. The time until the first lesson
+is runnable (its kernel idle), cold (empty cache) and warm (the same browser again), is printed
+and written to ``artifacts/browser/lite-timings.json``; it is measured, never asserted.
 """
 
 from __future__ import annotations
@@ -34,10 +34,10 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 import nbformat
 import pytest
+from offline import Guarded
 from test_chinese_and_playground import GLYPHS_DRAWN, missing_cjk_font
 from test_jupyterlab import ALL_CELLS_RAN, CELL_TEXT, KERNEL_READY, run_cell, transcript_rows
 
@@ -68,37 +68,6 @@ def site_url(built_site: Path) -> Iterator[str]:
     finally:
         httpd.shutdown()
         httpd.server_close()
-
-
-class Guarded:
-    """A browser context whose requests may reach 127.0.0.1 only; the others are aborted and
-    kept in ``leaks``."""
-
-    def __init__(self, browser: Any, viewport: dict[str, int] | None = None) -> None:
-        self.leaks: list[str] = []
-        self.context = browser.new_context(
-            viewport=viewport or {"width": 1400, "height": 1000}, service_workers="allow"
-        )
-        self.context.route("**/*", self._route)
-        self.context.on("request", self._seen)
-
-    @staticmethod
-    def _local(url: str) -> bool:
-        return url.startswith(("data:", "blob:")) or urlsplit(url).hostname == "127.0.0.1"
-
-    def _route(self, route: Any) -> None:
-        if self._local(route.request.url):
-            route.continue_()
-        else:
-            self.leaks.append(route.request.url)
-            route.abort()
-
-    def _seen(self, request: Any) -> None:
-        if not self._local(request.url) and request.url not in self.leaks:
-            self.leaks.append(request.url)
-
-    def assert_no_leaks(self) -> None:
-        assert not self.leaks, f"requests that left 127.0.0.1: {self.leaks}"
 
 
 @pytest.fixture
