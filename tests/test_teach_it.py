@@ -2,7 +2,8 @@
 is run somewhere.
 
 Each shell command of the section must be one this repository runs (the table below says
-where), except the two that need a cluster and a registry. The nbgitpuller link has the form
+where), except those that need a cluster, a registry or the teacher's server on a cluster
+(Zero to JupyterHub). The nbgitpuller link has the form
 the classroom suite follows, and the section states the measured capacity with its date.
 """
 
@@ -33,8 +34,20 @@ RUN_BY = {
     "python -m pytest tests/classroom": ".ci/run runs the whole suite with classroom required",
     "python -m scripts.slides present 01 --language zh-CN":
         "tests/browser/test_slides_demo.py runs it, in both languages",
+    "cp -r deploy/z2jh/binder /tmp/learner-image/binder":
+        "tests/test_z2jh_learner_image.py copies binder/ into a distribution and resolves it",
+    "python -m scripts.z2jh values roster.txt --teacher YOUR_NAME > roster-values.yaml":
+        "tests/test_z2jh_hub_config.py runs it on a roster of its own",
+    "python -m scripts.classroom distribution /srv/agentcore-class/agentcore-course-learners":
+        "tests/test_classroom_distribution.py runs scripts.classroom.main",
+    "python -m scripts.z2jh class-folder roster.txt":
+        "tests/test_z2jh_hub_config.py runs it, then progress, on the class volume's layout",
 }  # fmt: skip
-CLUSTER_ONLY = ("jupyter-repo2docker", "--image-name", "docker push")
+CLUSTER_ONLY = (
+    "jupyter-repo2docker", "--image-name", "docker push", "kubectl ", "helm ", "--namespace ",
+    "--values ", "git clone https://github.com/OWNER/agentcore-course-learners",
+    "git clone TEACHER_REPOSITORY_URL", 'python -m pip install --user "nbgrader',
+)  # fmt: skip
 
 
 def section(name: str) -> str:

@@ -59,3 +59,27 @@ def test_the_schema_refuses_a_misspelt_key(validator: jsonschema.protocols.Valid
     wrong = merged(load(CHART / "values.yaml"), load(DEPLOY / "values.yaml"))
     wrong["singleuser"]["memmory"] = {"limit": "1G"}
     assert not validator.is_valid(wrong)
+
+
+def test_the_hub_serves_https_from_lets_encrypt_for_the_names_the_guide_replaces() -> None:
+    https = load(DEPLOY / "values.yaml")["proxy"]["https"]
+    assert https["enabled"] is True and https["type"] == "letsencrypt"
+    assert https["hosts"] == ["HUB.EXAMPLE.ORG"]
+    assert https["letsencrypt"]["contactEmail"] == "TEACHER@EXAMPLE.ORG"
+    guides = [DEPLOY.parents[1] / "docs" / "teaching" / name
+              for name in ("README.md", "README.zh-CN.md")]  # fmt: skip
+    for guide in guides:
+        text = guide.read_text(encoding="utf-8")
+        for placeholder in ("HUB.EXAMPLE.ORG", "TEACHER@EXAMPLE.ORG", "STORAGE_CLASS"):
+            assert f"`{placeholder}`" in text, (guide.name, placeholder)
+
+
+def test_the_guide_installs_the_chart_version_the_values_are_written_for() -> None:
+    """The version in the values' header, the chart files beside them and the guide agree."""
+    header = (DEPLOY / "values.yaml").read_text(encoding="utf-8").split("\nhub:")[0]
+    assert "for chart version 4.4.0" in header and CHART.name == "chart-4.4.0"
+    assert "--version 4.4.0" in header
+    for name in ("README.md", "README.zh-CN.md"):
+        text = (DEPLOY.parents[1] / "docs" / "teaching" / name).read_text(encoding="utf-8")
+        assert "helm repo add jupyterhub https://hub.jupyter.org/helm-chart/" in text
+        assert "--namespace agentcore --create-namespace --version 4.4.0" in text
