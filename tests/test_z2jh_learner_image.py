@@ -17,10 +17,14 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from packaging.utils import canonicalize_name
 from packaging.version import Version
 
 from scripts.classroom import build_distribution
+
+# It asks PyPI: out of the fast path, which must pass offline.
+pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[1]
 BINDER = ROOT / "deploy" / "z2jh" / "binder"
