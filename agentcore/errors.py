@@ -13,7 +13,7 @@ UnknownToolError       the model asks for a tool the  the tool list you configur
 ToolArgumentsError     arguments fail the tool's      the arguments schema and the model's
                        pydantic model (5.1)           arguments
 ToolExecutionError     a handler raised, or returned  the Python handler or the service behind it
-                       something not JSON (7)
+                       something not JSON (7)         (a handler raises ToolError on purpose)
 MaxStepsExceeded       the model did not finish in    the task, the model, or the budget
                        ``max_steps`` model turns (6.4)
 ToolBudgetExceeded     a turn would run more tools    the task, the model, or the budget
@@ -204,18 +204,57 @@ class ToolArgumentsError(AgentRuntimeError):
         self.errors = errors
 
 
+class ToolError(Exception):
+    """Raise it from a handler to fail with a message the model may read.
+
+    Input: ``public_message`` (a non-blank ``str``), written for the model: what failed and,
+    if it helps, what to try instead (``"No weather record for Atlantis; ask for a city"``).
+    Under ``on_tool_error="observe"`` the runtime shows the model this message and nothing
+    else of the failure. Any other exception a handler raises is shown to the model as a
+    fixed sentence naming the tool, because its message may hold a path, a connection string
+    or a key: the model sees a safe, stable description, and the details go to the
+    application (the run's events, and the typed error's ``__cause__``). The source's
+    companion material draws the same line: "safe model-facing observation != detailed
+    developer diagnostic" (Tiny-Agent stage 01, theory/04-scope-and-production-limitations,
+    section 3).
+
+    Raises ``TypeError`` for a ``public_message`` that is not a non-blank ``str``.
+    """
+
+    def __init__(self, public_message: str) -> None:
+        if not isinstance(public_message, str) or not public_message.strip():
+            raise TypeError(
+                f"ToolError takes a non-blank message for the model, got {shown(public_message)}"
+            )
+        super().__init__(public_message)
+        self.public_message = public_message
+
+
 class ToolExecutionError(AgentRuntimeError):
     """A handler raised, or returned a result that is not JSON (chapter section 7).
 
-    Inputs: the tool name, what went wrong (``"failed: ZeroDivisionError: ..."``) and the
-    ``call_id``. The message reads ``Tool 'name' (call_id 'c') failed: ...``. The original
-    exception, if any, is ``__cause__``. Attributes: ``tool`` and ``call_id``.
+    Inputs: the tool name, what went wrong (``"failed: ZeroDivisionError: ..."``), the
+    ``call_id`` and ``public_message``, what the model may read of the failure (default: a
+    fixed sentence naming the tool; see :class:`ToolError`). The message reads
+    ``Tool 'name' (call_id 'c') failed: ...`` and is meant for the application, not the
+    model. The original exception, if any, is ``__cause__``. Attributes: ``tool``,
+    ``call_id`` and ``public_message``.
     """
 
-    def __init__(self, tool: str, problem: str, *, call_id: str | None = None) -> None:
+    def __init__(
+        self,
+        tool: str,
+        problem: str,
+        *,
+        call_id: str | None = None,
+        public_message: str | None = None,
+    ) -> None:
         super().__init__(f"Tool {tool!r}{_for_call(call_id)} {problem}")
         self.tool = tool
         self.call_id = call_id
+        if public_message is None:
+            public_message = f"The tool {tool} failed; no details are shown to the model."
+        self.public_message = public_message
 
 
 class MaxStepsExceeded(AgentRuntimeError):

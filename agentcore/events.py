@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from agentcore.errors import AgentRuntimeError
+from agentcore.errors import AgentRuntimeError, ToolExecutionError
 from agentcore.protocol import ModelTurn, ToolCall
 
 
@@ -55,8 +55,10 @@ class ToolObservation:
     """A handler's result was recorded as an observation (JSON text in ``content``).
 
     ``failed`` is true when the handler failed and the runtime's ``on_tool_error="observe"``
-    policy turned the failure into this observation. ``last_in_turn`` marks the model turn's
-    last observation.
+    policy turned the failure into this observation; ``error`` is then that failure, the
+    :class:`~agentcore.errors.ToolExecutionError` with the handler's own exception as its
+    ``__cause__``. The model read only ``content``, a safe summary; the details are here,
+    for the application's log. ``last_in_turn`` marks the model turn's last observation.
     """
 
     step: int
@@ -64,6 +66,7 @@ class ToolObservation:
     content: str
     failed: bool = False
     last_in_turn: bool = True
+    error: ToolExecutionError | None = None
 
     @property
     def ends_turn(self) -> bool:

@@ -68,7 +68,9 @@ class AgentRuntime:
       only answers without tools).
     * ``on_tool_error``: ``"stop"`` (default, section 7.1) ends the run with
       :class:`ToolExecutionError` when a handler fails; ``"observe"`` records the failure as an
-      observation ``{"error": ..., "message": ...}`` and lets the model decide.
+      observation ``{"error": ..., "message": ...}`` and lets the model decide. The message
+      is what the tool chose to expose (a :class:`~agentcore.errors.ToolError` it raised),
+      or a fixed sentence naming the tool; the details stay in the run's events.
     * ``verbose``: print each event in the chapter's trace format while running.
 
     Raises ``TypeError`` for a model class instead of an instance, a model without
@@ -162,10 +164,15 @@ class AgentRuntime:
                 prepared = self._check_turn(run, turn)
                 for index, (call, tool, arguments) in enumerate(prepared):
                     yield ToolAction(step, call)
-                    content, failed = self._execute(run, call, tool, arguments)
+                    content, failure = self._execute(run, call, tool, arguments)
                     run.record(_tool_message(call, content))
                     yield ToolObservation(
-                        step, call, content, failed, last_in_turn=index == len(prepared) - 1
+                        step,
+                        call,
+                        content,
+                        failed=failure is not None,
+                        last_in_turn=index == len(prepared) - 1,
+                        error=failure,
                     )
             raise MaxStepsExceeded(
                 f"The run did not finish within max_steps={self.max_steps} model turns"
@@ -213,16 +220,23 @@ class AgentRuntime:
 
     def _execute(
         self, run: AgentRun, call: ToolCall, tool: Tool, arguments: BaseModel
-    ) -> tuple[str, bool]:
-        """Run one handler; return the observation text and whether it records a failure."""
+    ) -> tuple[str, ToolExecutionError | None]:
+        """Run one handler; return the observation text and the failure it records, if any.
+
+        Under "observe" the model reads the error's type and the message the tool chose to
+        expose (:class:`~agentcore.errors.ToolError`), never ``str(error)``: an exception's
+        message may hold a path, a connection string or a key, and the transcript is sent
+        to the provider every turn. The full error stays with the application, in the
+        :class:`ToolObservation` event and as the error's ``__cause__``.
+        """
         run.tool_executions += 1
         try:
-            return tool.execute(arguments, call.call_id), False
+            return tool.execute(arguments, call.call_id), None
         except ToolExecutionError as error:
             if self.on_tool_error == "stop":
                 raise
-            failure = {"error": type(error).__name__, "message": str(error)}
-            return json.dumps(failure, ensure_ascii=False), True
+            failure = {"error": type(error).__name__, "message": error.public_message}
+            return json.dumps(failure, ensure_ascii=False), error
 
     def __repr__(self) -> str:
         return (

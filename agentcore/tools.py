@@ -29,6 +29,7 @@ from pydantic_core import ValidationError
 
 from agentcore.errors import (
     ToolArgumentsError,
+    ToolError,
     ToolExecutionError,
     UnknownToolError,
     message_of,
@@ -165,8 +166,7 @@ class Tool:
         except KeyboardInterrupt:  # Ctrl-C stops the run; it is not the tool's failure
             raise
         except BaseException as error:
-            problem = f"{type(error).__name__}: {message_of(error)}"
-            raise ToolExecutionError(self.name, f"failed: {problem}", call_id=call_id) from error
+            raise _handler_failure(self.name, error, call_id) from error
         return observation_text(self.name, result, call_id)
 
     def __repr__(self) -> str:
@@ -281,6 +281,14 @@ _OBSERVATION_JSON = json.JSONEncoder(ensure_ascii=False, allow_nan=False)
 _PLAIN_RESULTS = frozenset({dict, list, str, int, float, bool, type(None)})
 _ARGUMENTS_JSON = json.JSONEncoder()
 """``json.dumps(...)`` with its defaults, built once."""
+
+
+def _handler_failure(tool: str, error: BaseException, call_id: str | None) -> ToolExecutionError:
+    """The typed error for a handler that raised ``error``: full details for the application,
+    and for the model only what the tool chose to expose (a :class:`ToolError`'s message)."""
+    public = error.public_message if isinstance(error, ToolError) else None
+    problem = f"failed: {type(error).__name__}: {message_of(error)}"
+    return ToolExecutionError(tool, problem, call_id=call_id, public_message=public)
 
 
 def _check_tool(tool: Tool) -> None:

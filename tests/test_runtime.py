@@ -31,6 +31,7 @@ from agentcore import (
     ToolArgumentsError,
     ToolBudgetExceeded,
     ToolCall,
+    ToolError,
     ToolExecutionError,
     ToolObservation,
     ToolSchema,
@@ -294,9 +295,63 @@ def test_observe_policy_returns_the_failure_to_the_model() -> None:
     assert recorder.ran == ["flaky:x"]
     assert json.loads(seen[0]) == {
         "error": "ToolExecutionError",
-        "message": "Tool 'flaky' (call_id 'c1') failed: RuntimeError: flaky is broken",
+        "message": "The tool flaky failed; no details are shown to the model.",
     }
     assert "Traceback" not in seen[0]
+
+
+FAKE_KEY = "sk-test-1234567890abcdef"
+
+
+def leaky_tool(error: BaseException) -> Tool:
+    def handler(text: str) -> Any:
+        raise error
+
+    return Tool("fetch", "Fetch a record.", NoteArguments, handler)
+
+
+def test_observe_keeps_a_handlers_exception_message_out_of_the_transcript() -> None:
+    leak = ConnectionError(f"postgres://admin:{FAKE_KEY}@db.internal/prod refused")
+    model = ScriptedModel([turn(call("c1", "fetch")), final("the tool failed")])
+    run = AgentRuntime(model, [leaky_tool(leak)], on_tool_error="observe").start("go")
+    result = run.finish()
+    assert not any(FAKE_KEY in json.dumps(message) for message in result.messages)
+    observation = json.loads(result.messages[2]["content"])
+    assert observation == {
+        "error": "ToolExecutionError",
+        "message": "The tool fetch failed; no details are shown to the model.",
+    }
+    # The application still has every detail: in the event, and as the error's cause.
+    [event] = [event for event in run.events if isinstance(event, ToolObservation)]
+    assert event.failed
+    assert isinstance(event.error, ToolExecutionError)
+    assert FAKE_KEY in str(event.error)
+    assert event.error.__cause__ is leak
+
+
+def test_a_tool_error_is_the_one_message_the_model_reads() -> None:
+    public = ToolError("No record for Atlantis; ask for a city that exists.")
+    model = ScriptedModel([turn(call("c1", "fetch")), final("no such city")])
+    result = AgentRuntime(model, [leaky_tool(public)], on_tool_error="observe").run("go")
+    assert json.loads(result.messages[2]["content"]) == {
+        "error": "ToolExecutionError",
+        "message": "No record for Atlantis; ask for a city that exists.",
+    }
+
+
+def test_stop_keeps_the_details_in_the_typed_error_and_out_of_the_transcript() -> None:
+    leak = PermissionError(f"token {FAKE_KEY} expired")
+    model = ScriptedModel([turn(call("c1", "fetch"))])
+    with pytest.raises(ToolExecutionError) as caught:
+        AgentRuntime(model, [leaky_tool(leak)]).run("go")
+    assert caught.value.__cause__ is leak
+    assert not any(FAKE_KEY in json.dumps(message) for message in caught.value.messages)
+
+
+@pytest.mark.parametrize("message", ["", "   ", None, 3])
+def test_a_tool_error_needs_a_message_for_the_model(message: Any) -> None:
+    with pytest.raises(TypeError, match="non-blank message"):
+        ToolError(message)
 
 
 def test_a_result_holding_nan_or_infinity_fails_the_run() -> None:
