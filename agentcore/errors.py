@@ -103,7 +103,7 @@ class AgentRuntimeError(Exception):
 
 
 def _read_only(messages: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
-    """The record as a read-only list of read-only messages (one pass: the runtime's are frozen)."""
+    """The record as a read-only copy: a list of read-only messages."""
     from agentcore.transcript import freeze  # here: transcript quotes values through shown()
 
     frozen: list[Mapping[str, Any]] = freeze(list(messages), "messages")

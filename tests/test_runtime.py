@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import collections
-import gc
 import json
 import math
 from collections.abc import Sequence
@@ -375,7 +373,7 @@ def test_scripted_weather_model_reports_an_observed_failure() -> None:
     assert (result.model_turns, result.tool_executions) == (2, 1)
 
 
-# --- the record cannot be corrupted, and it is not copied each turn ------------------------
+# --- the record cannot be corrupted ------------------------------------------------------
 
 
 def test_the_model_cannot_rewrite_the_record() -> None:
@@ -430,46 +428,6 @@ def test_the_model_sees_the_same_message_objects_every_turn() -> None:
 
     AgentRuntime(ScriptedModel(model), build_tools()).run("go")
     assert len(firsts) == 3 and all(first is firsts[0] for first in firsts)
-
-
-def test_a_long_run_keeps_only_its_transcript_for_the_garbage_collector() -> None:
-    """run() keeps no events (no one can read them), nor the turns and calls they hold: what
-    stays alive while a run goes on is the transcript, five collector-tracked objects per
-    tool-calling turn. Every other one would be walked again by each collection of a long run.
-    """
-    turns = 300
-    alive: dict[str, collections.Counter[str]] = {}
-
-    def agentcore_objects() -> collections.Counter[str]:
-        # Only agentcore's types: what the test harness allocates meanwhile does not count.
-        gc.collect()
-        kinds = (type(o) for o in gc.get_objects())
-        return collections.Counter(
-            k.__name__ for k in kinds if str(k.__module__).startswith("agentcore")
-        )
-
-    def model(messages: Sequence[Message], tools: Sequence[ToolSchema]) -> ModelTurn:
-        step = (len(messages) + 1) // 2
-        if step < turns:
-            return ModelTurn(tool_calls=(ToolCall(f"c{step}", "note", {"text": str(step)}),))
-        alive["last turn"] = agentcore_objects()
-        return ModelTurn(final_text="done")
-
-    runtime = AgentRuntime(
-        ScriptedModel(model), [Recorder().tool("note")], max_steps=turns, max_tool_calls=turns
-    )
-    before = agentcore_objects()
-    assert runtime.run("go").model_turns == turns
-    kept = alive["last turn"] - before
-    calling = turns - 1  # turns with a tool call; the last one answers
-    per_turn = {name: count / calling for name, count in kept.items() if count >= calling / 2}
-    # The assistant message, its tool_calls list, the call's entry and arguments, the
-    # observation: 4 FrozenDict and 1 FrozenList a turn. Events, turns and calls: none.
-    assert per_turn == {
-        "FrozenDict": pytest.approx(4, abs=0.01),
-        "FrozenList": pytest.approx(1, abs=0.01),
-    }
-    assert sum(kept.values()) <= 5 * calling + 20, kept  # and the few the run holds once
 
 
 # --- stepping ------------------------------------------------------------------------------
@@ -566,39 +524,6 @@ def test_an_interrupted_run_reads_as_over_and_keeps_its_record() -> None:
     assert repr(run).startswith("AgentRun(interrupted by KeyboardInterrupt, model_turns=2/6")
     with pytest.raises(RuntimeError, match="interrupted by KeyboardInterrupt"):
         run.finish()
-
-
-class _TwoFacedTurn(ModelTurn):
-    """A hostile ModelTurn: it passes its own checks, then shows the runtime other fields."""
-
-    def __getattribute__(self, name: str) -> Any:
-        shown = object.__getattribute__(self, "__dict__").get("_shown", {})
-        if name in shown:
-            return shown[name]
-        return object.__getattribute__(self, name)
-
-
-def _two_faced(turn: ModelTurn, **shown: Any) -> ModelTurn:
-    fake = _TwoFacedTurn(turn.final_text, turn.tool_calls)
-    object.__setattr__(fake, "_shown", shown)
-    return fake
-
-
-def test_a_model_turn_subclass_cannot_slip_past_the_protocol_checks() -> None:
-    recorder = Recorder()
-    call = ToolCall("c1", "note", {"text": "a"})
-    cases: list[tuple[ModelTurn, str]] = [
-        (_two_faced(turn(call), tool_calls=(call, call)), "repeats call_id 'c1'"),
-        (_two_faced(turn(call), tool_calls=({"call_id": "c2"},)), r"tool_calls\[0\] must be"),
-        (_two_faced(ModelTurn(final_text="ok"), final_text=["mutable"]), "final_text must be"),
-    ]
-    for fake, refusal in cases:
-        runtime = AgentRuntime(ScriptedModel([fake]), [recorder.tool("note")])
-        run = runtime.start("go")
-        with pytest.raises(InvalidModelTurnError, match=refusal):
-            run.finish()
-        assert run.status == "failed" and recorder.ran == []
-        assert len(run.error.messages) == 1  # nothing the fake showed reached the record
 
 
 class _Unprintable(Exception):
