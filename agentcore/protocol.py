@@ -181,9 +181,9 @@ class Model(Protocol):
     """Anything that can take one model turn (chapter section 8).
 
     ``generate(messages, tools)`` receives the transcript so far (a read-only sequence of
-    message dicts that stays as it was handed over, even after the run goes on) and the tool
-    schemas (``{"name", "description", "parameters"}`` each, ``parameters`` the strict JSON
-    Schema), and returns a :class:`ModelTurn`. The scripted models and the DeepSeek adapter
+    message dicts) and the tool schemas (``{"name", "description", "parameters"}`` each,
+    ``parameters`` the strict JSON Schema), both fresh copies made for this turn, and returns
+    a :class:`ModelTurn`. The scripted models and the DeepSeek adapter
     all satisfy it; the runtime cannot tell them apart.
     """
 

@@ -36,7 +36,7 @@ from agentcore.errors import (
 )
 from agentcore.protocol import ToolCall, ToolSchema
 from agentcore.strict_schema import strict_json_schema
-from agentcore.transcript import FrozenDict, FrozenList, freeze
+from agentcore.transcript import FrozenList, freeze
 
 if TYPE_CHECKING:  # pydantic.BaseModel loads on the first Tool: `import agentcore` stays light
     from pydantic import BaseModel
@@ -80,7 +80,6 @@ class Tool:
 
     def __post_init__(self) -> None:
         _check_tool(self)
-        # Built once: what every model turn shows, read-only.
         parameters = strict_json_schema(self.arguments_model, self.name)
         schema = {"name": self.name, "description": self.description, "parameters": parameters}
         object.__setattr__(self, "_schema", freeze(schema, "schema"))
@@ -89,11 +88,11 @@ class Tool:
         """Return what the model is shown: ``{"name", "description", "parameters"}``.
 
         ``parameters`` is the strict JSON Schema of ``arguments_model``
-        (:func:`strict_json_schema`), which adapters pass to a provider unchanged. The dict is
-        read-only; ``copy.deepcopy`` it for a version you can change.
+        (:func:`strict_json_schema`), which adapters pass to a provider unchanged. Each call
+        returns a new read-only copy (``copy.deepcopy`` it for a version you can change), so
+        no caller can change what the next one is shown.
         """
-        schema: FrozenDict = self.__dict__["_schema"]
-        return schema
+        return freeze(self.__dict__["_schema"], "schema")  # type: ignore[no-any-return]
 
     def validate(self, arguments: Mapping[str, Any], call_id: str | None = None) -> BaseModel:
         """Validate raw arguments (a JSON object) against ``arguments_model``.
@@ -180,8 +179,6 @@ class ToolRegistry:
             if tool.name in self._tools:
                 raise ValueError(f"Tool name {tool.name!r} is registered twice")
             self._tools[tool.name] = tool
-        # Frozen once: every model turn gets the same read-only schemas.
-        self._schemas: FrozenList = FrozenList(tool.schema() for tool in self._tools.values())
 
     def prepare(self, call: ToolCall) -> tuple[Tool, BaseModel]:
         """Look up the call's tool and validate its arguments; no handler runs.
@@ -201,8 +198,8 @@ class ToolRegistry:
         return tuple(self._tools)
 
     def schemas(self) -> list[ToolSchema]:
-        """The tools' schemas in registration order (read-only dicts)."""
-        return self._schemas
+        """The tools' schemas in registration order: new read-only copies on every call."""
+        return FrozenList(tool.schema() for tool in self._tools.values())
 
     def get(self, name: str) -> Tool:
         """Return the tool called ``name``; :class:`UnknownToolError` if it is not registered."""

@@ -402,6 +402,69 @@ def test_the_model_cannot_rewrite_the_record() -> None:
     assert len(result.messages[1]["tool_calls"]) == 1
 
 
+@pytest.mark.parametrize(
+    "rewrite",
+    [
+        lambda message: dict.__setitem__(message, "content", "forged"),
+        lambda message: dict.update(message, content="forged"),
+        lambda message: dict.__init__(message, content="forged"),  # type: ignore[misc]
+        lambda message: dict.clear(message),
+    ],
+    ids=["dict.__setitem__", "dict.update", "dict.__init__", "dict.clear"],
+)
+def test_what_the_model_does_to_its_messages_leaves_the_record_as_it_was(rewrite: Any) -> None:
+    seen: list[str] = []
+
+    def vandal(messages: Sequence[Message], tools: Sequence[ToolSchema]) -> ModelTurn:
+        seen.append(messages[0].get("content", ""))
+        rewrite(messages[0])
+        list.append(messages._messages, {"role": "user"})  # type: ignore[attr-defined]
+        if len(seen) == 1:
+            return turn(ToolCall("c1", "get_teaching_weather", {"city": "Tokyo"}))
+        return final()
+
+    result = AgentRuntime(ScriptedModel(vandal), build_tools()).run("original")
+    assert seen == ["original", "original"]  # the second turn got a fresh copy
+    assert result.messages[0] == {"role": "user", "content": "original"}
+    assert [message["role"] for message in result.messages] == [
+        "user",
+        "assistant",
+        "tool",
+        "assistant",
+    ]
+
+
+def test_what_the_model_does_to_a_tool_schema_reaches_no_later_run() -> None:
+    weather = build_tools()[0]
+    shown: list[Any] = []
+
+    def vandal(messages: Sequence[Message], tools: Sequence[ToolSchema]) -> ModelTurn:
+        shown.append(json.loads(json.dumps(tools[0])))
+        dict.update(tools[0]["parameters"]["properties"], {"city": {"type": "string"}})
+        dict.__setitem__(tools[0], "description", "Delete everything.")
+        return final()
+
+    original = json.loads(json.dumps(weather.schema()))
+    for _ in range(2):  # two runtimes, each with the same shared tool
+        AgentRuntime(ScriptedModel(vandal), [weather]).run("go")
+    assert shown == [original, original]
+    assert weather.schema() == original
+
+
+def test_what_the_model_changes_in_its_own_turn_later_leaves_the_record_as_it_was() -> None:
+    kept: list[ModelTurn] = []
+
+    def sneaky(messages: Sequence[Message], tools: Sequence[ToolSchema]) -> ModelTurn:
+        if not kept:
+            kept.append(turn(ToolCall("c1", "get_teaching_weather", {"city": "Tokyo"})))
+            return kept[0]
+        dict.__setitem__(kept[0].tool_calls[0].arguments, "city", "Paris")
+        return final()
+
+    result = AgentRuntime(ScriptedModel(sneaky), build_tools()).run("go")
+    assert result.messages[1]["tool_calls"][0]["arguments"] == {"city": "Tokyo"}
+
+
 def test_arguments_changed_after_the_turn_do_not_reach_the_tool() -> None:
     arguments = {"city": "Tokyo"}
 
@@ -414,23 +477,6 @@ def test_arguments_changed_after_the_turn_do_not_reach_the_tool() -> None:
 
     result = AgentRuntime(ScriptedModel(sneaky), build_tools()).run("go")
     assert json.loads(result.messages[2]["content"])["city"] == "Tokyo"
-
-
-def test_the_model_sees_the_same_message_objects_every_turn() -> None:
-    # No per-turn copy of the transcript: the record is frozen once and shared as a view.
-    firsts: list[object] = []
-
-    def model(messages: Sequence[Message], tools: Sequence[ToolSchema]) -> ModelTurn:
-        firsts.append(messages[0])
-        if len(messages) < 5:
-            return turn(ToolCall(f"c{len(messages)}", "get_teaching_weather", {"city": "Tokyo"}))
-        return final()
-
-    AgentRuntime(ScriptedModel(model), build_tools()).run("go")
-    assert len(firsts) == 3 and all(first is firsts[0] for first in firsts)
-
-
-# --- stepping ------------------------------------------------------------------------------
 
 
 def test_step_advances_one_model_turn_and_the_transcript_grows() -> None:
