@@ -17,6 +17,7 @@ a time), then :class:`RunResult` (a finished run). The loop yields typed events
 from __future__ import annotations
 
 import json
+import sys
 import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -74,6 +75,9 @@ class AgentRuntime:
       or a fixed sentence naming the tool; the details stay in the run's events.
     * ``verbose``: print each event in the chapter's trace format while running.
 
+    Attribute ``last_run``: the :class:`AgentRun` that :meth:`run` made last (``None`` before
+    the first), where a run stopped by Ctrl-C keeps its transcript.
+
     Raises ``TypeError`` for a model class instead of an instance, a model without
     ``generate``, tools that are not an iterable of :class:`Tool` (see :class:`ToolRegistry`)
     or a non-int budget, ``ValueError`` for a budget out of range or an unknown policy.
@@ -108,17 +112,26 @@ class AgentRuntime:
         self.max_tool_calls = int_at_least("max_tool_calls", max_tool_calls, 0)
         self.on_tool_error: ToolErrorPolicy = on_tool_error
         self.verbose = verbose
+        self.last_run: AgentRun | None = None  # the run run() made last (see run)
 
     def run(self, user_input: str) -> RunResult:
         """Run until the model answers; return the :class:`RunResult`.
 
         Raises the run's :class:`AgentRuntimeError` (carrying the transcript and the counts)
         if it fails, and ``TypeError``/``ValueError`` for bad input as :meth:`start` does.
+        The run stays in :attr:`last_run`, so after Ctrl-C (``KeyboardInterrupt``, which
+        says so in a note from Python 3.11) its transcript so far is
+        ``runtime.last_run.messages``.
         """
-        run = self.start(user_input)
-        for event in run:
-            if self.verbose and (line := event.trace_line()) is not None:
-                print(line)
+        run = self.last_run = self.start(user_input)
+        try:
+            for event in run:
+                if self.verbose and (line := event.trace_line()) is not None:
+                    print(line)
+        except KeyboardInterrupt as interrupt:
+            if sys.version_info >= (3, 11):  # exception notes are new in Python 3.11
+                interrupt.add_note("The run's transcript so far is in runtime.last_run.messages")
+            raise
         return run.finish()
 
     def start(self, user_input: str) -> AgentRun:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import sys
 from collections.abc import Sequence
 from typing import Any
 
@@ -570,6 +571,23 @@ def test_an_interrupted_run_reads_as_over_and_keeps_its_record() -> None:
     assert repr(run).startswith("AgentRun(interrupted by KeyboardInterrupt, model_turns=2/6")
     with pytest.raises(RuntimeError, match="interrupted by KeyboardInterrupt"):
         run.finish()
+
+
+def test_ctrl_c_through_run_keeps_the_transcript_reachable() -> None:
+    def interrupt(messages: Sequence[Message], tools: Sequence[ToolSchema]) -> ModelTurn:
+        if len(messages) == 1:
+            return turn(ToolCall("c1", "get_teaching_weather", {"city": "Tokyo"}))
+        raise KeyboardInterrupt
+
+    runtime = AgentRuntime(ScriptedModel(interrupt), build_tools())
+    assert runtime.last_run is None
+    with pytest.raises(KeyboardInterrupt) as caught:
+        runtime.run("Tokyo?")
+    if sys.version_info >= (3, 11):
+        assert "runtime.last_run.messages" in "".join(caught.value.__notes__)
+    run = runtime.last_run
+    assert run is not None and run.status == "interrupted"
+    assert [message["role"] for message in run.messages] == ["user", "assistant", "tool"]
 
 
 class _Unprintable(Exception):
