@@ -169,18 +169,48 @@ class UnknownToolError(AgentRuntimeError):
 
     Attributes: ``name`` (the requested tool), ``registered`` (the names that exist) and
     ``call_id`` (the call that asked for it; ``None`` outside a run). The message names all
-    three.
+    three and, when a registered name is close, the characters where the two differ, by code
+    point: a name that only looks registered (Cyrillic U+0435 for an ``e``, fullwidth U+FF57
+    for a ``w``) prints just like the real one.
     """
 
     def __init__(self, name: str, registered: Sequence[str], *, call_id: str | None = None) -> None:
         listed = ", ".join(registered) if registered else "none"
         super().__init__(
-            f"Unknown tool {shown(name)}{_for_call(call_id)}: the registry only holds {listed}. "
+            f"Unknown tool {shown(name)}{_for_call(call_id)}: the registry only holds {listed}."
+            f"{_closest_name(name, registered)} "
             "Check the model's request, or register the tool if it should exist."
         )
         self.name = name
         self.registered = tuple(registered)
         self.call_id = call_id
+
+
+def _closest_name(name: object, registered: Sequence[str]) -> str:
+    """`` The closest registered name is 'x': ...`` with the code points that differ, or ``""``."""
+    import difflib
+    import unicodedata
+
+    if not isinstance(name, str) or len(name) > 200:
+        return ""
+    close = difflib.get_close_matches(name, registered, n=1, cutoff=0.6)
+    if not close:
+        return ""
+    closest = close[0]
+    if name.isascii():  # a plain typo: the names print as they are
+        return f" The closest registered name is {closest!r}."
+
+    def spelled(text: str) -> str:
+        points = [f"U+{ord(c):04X} {unicodedata.name(c, repr(c))}" for c in text]
+        return " + ".join(points) or "nothing"
+
+    matcher = difflib.SequenceMatcher(None, name, closest, autojunk=False)
+    differences = [
+        f"at position {start}: {spelled(name[start:end])} where it has {spelled(closest[j1:j2])}"
+        for op, start, end, j1, j2 in matcher.get_opcodes()
+        if op != "equal"
+    ]
+    return f" The closest registered name is {closest!r}; they differ {'; '.join(differences)}."
 
 
 class ToolArgumentsError(AgentRuntimeError):
