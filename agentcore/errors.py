@@ -248,13 +248,16 @@ class ToolError(Exception):
     developer diagnostic" (Tiny-Agent stage 01, theory/04-scope-and-production-limitations,
     section 3).
 
-    Raises ``TypeError`` for a ``public_message`` that is not a non-blank ``str``.
+    Raises ``TypeError`` for a ``public_message`` that is not a non-blank ``str`` that is
+    valid UTF-8 (so a handler that builds a bad one fails with the fixed sentence instead).
     """
 
     def __init__(self, public_message: str) -> None:
-        if not isinstance(public_message, str) or not public_message.strip():
+        text = public_message if isinstance(public_message, str) else ""
+        if not text.strip() or text.encode("utf-8", "replace").decode() != text:
             raise TypeError(
-                f"ToolError takes a non-blank message for the model, got {shown(public_message)}"
+                "ToolError takes a non-blank message for the model, valid UTF-8, got "
+                f"{shown(public_message)}"
             )
         super().__init__(public_message)
         self.public_message = public_message

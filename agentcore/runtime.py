@@ -166,14 +166,8 @@ class AgentRuntime:
                     yield ToolAction(step, call)
                     content, failure = self._execute(run, call, tool, arguments)
                     run.record(_tool_message(call, content))
-                    yield ToolObservation(
-                        step,
-                        call,
-                        content,
-                        failed=failure is not None,
-                        last_in_turn=index == len(prepared) - 1,
-                        error=failure,
-                    )
+                    last = index == len(prepared) - 1
+                    yield ToolObservation(step, call, content, failure is not None, last, failure)
             raise MaxStepsExceeded(
                 f"The run did not finish within max_steps={self.max_steps} model turns"
             )

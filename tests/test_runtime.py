@@ -347,7 +347,7 @@ def test_stop_keeps_the_details_in_the_typed_error_and_out_of_the_transcript() -
     assert not any(FAKE_KEY in json.dumps(message) for message in caught.value.messages)
 
 
-@pytest.mark.parametrize("message", ["", "   ", None, 3])
+@pytest.mark.parametrize("message", ["", "   ", None, 3, "lone \ud83d surrogate"])
 def test_a_tool_error_needs_a_message_for_the_model(message: Any) -> None:
     with pytest.raises(TypeError, match="non-blank message"):
         ToolError(message)
