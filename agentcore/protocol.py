@@ -110,7 +110,8 @@ class ModelTurn:
     def __post_init__(self) -> None:
         _tidy_fields(self)  # a list of calls becomes a tuple, no provider items become ()
         has_final = self.final_text is not None
-        if has_final == bool(self.tool_calls):
+        has_calls = bool(self.tool_calls)
+        if has_final == has_calls:
             raise InvalidModelTurnError(
                 "A model turn must contain exactly one of final_text or tool_calls "
                 f"(got {'both' if has_final else 'neither'})"
@@ -118,8 +119,16 @@ class ModelTurn:
         if has_final:
             final_text = _require_text(self.final_text, "ModelTurn.final_text")
             object.__setattr__(self, "final_text", final_text)
-        else:
-            _check_calls(self.tool_calls)
+            return
+        seen: set[str] = set()
+        for index, call in enumerate(self.tool_calls):
+            _require_call(call, index)
+            if call.call_id in seen:
+                raise InvalidModelTurnError(
+                    f"ModelTurn.tool_calls repeats call_id {call.call_id!r}; "
+                    "every call in a turn needs its own call_id"
+                )
+            seen.add(call.call_id)
 
     def __repr__(self) -> str:
         # Only the half that is set, and provider_items only when an adapter filled it.
@@ -132,20 +141,12 @@ class ModelTurn:
         return f"ModelTurn({', '.join(parts)})"
 
 
-def _check_calls(calls: tuple[ToolCall, ...]) -> None:
-    """Refuse an element that is not a ToolCall, and a ``call_id`` that repeats (section 4.2)."""
-    seen: set[str] = set()
-    for index, call in enumerate(calls):
-        if not isinstance(call, ToolCall):
-            raise InvalidModelTurnError(
-                f"ModelTurn.tool_calls[{index}] must be a ToolCall, got {type(call).__name__}"
-            )
-        if call.call_id in seen:
-            raise InvalidModelTurnError(
-                f"ModelTurn.tool_calls repeats call_id {call.call_id!r}; "
-                "every call in a turn needs its own call_id"
-            )
-        seen.add(call.call_id)
+def _require_call(call: object, index: int) -> None:
+    """Refuse ``tool_calls[index]`` if it is not a :class:`ToolCall`."""
+    if not isinstance(call, ToolCall):
+        raise InvalidModelTurnError(
+            f"ModelTurn.tool_calls[{index}] must be a ToolCall, got {type(call).__name__}"
+        )
 
 
 def _tidy_fields(turn: ModelTurn) -> None:
