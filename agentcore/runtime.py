@@ -182,13 +182,13 @@ class AgentRuntime:
         Whatever ``Model.generate`` raises becomes the run's typed :class:`ModelError`
         (``SystemExit``, ``GeneratorExit`` and ``StopIteration`` included), as a handler's
         failure becomes a :class:`ToolExecutionError`; the one exception is
-        ``KeyboardInterrupt``, which stops the run (status "interrupted"). The model is handed
-        copies (:meth:`AgentRun.copy_for_model`, :meth:`ToolRegistry.schemas`): whatever it
-        does to them cannot change the run's record or a tool's schema.
+        ``KeyboardInterrupt``, which stops the run (status "interrupted"). What the model is
+        handed gives out copies (:class:`TranscriptView`, :meth:`ToolRegistry.schemas`):
+        whatever it does to them cannot change the run's record or a tool's schema.
         """
         run.model_turns += 1
         try:
-            turn = self.model.generate(run.copy_for_model(), self.registry.schemas())
+            turn = self.model.generate(run.messages, self.registry.schemas())
         except KeyboardInterrupt:  # Ctrl-C stops the run; it is not the model's failure
             raise
         except BaseException as error:  # the model failed: a typed error that keeps the record
@@ -305,7 +305,7 @@ def _tool_message(call: ToolCall, content: str) -> dict[str, Any]:
 
 def _result(run: AgentRun, answer: str) -> RunResult:
     """The :class:`RunResult` of a run whose model just gave its final text."""
-    return RunResult(answer, run.model_turns, run.tool_executions, run.messages)
+    return RunResult(answer, run.model_turns, run.tool_executions, run._messages)
 
 
 class AgentRun:
@@ -357,16 +357,9 @@ class AgentRun:
 
     @property
     def messages(self) -> TranscriptView:
-        """The transcript so far: a read-only view, fixed at the length it has now."""
+        """The transcript so far: a read-only view, fixed at the length it has now, whose
+        messages are fresh read-only copies (what the model is handed each turn)."""
         return TranscriptView(self._messages)
-
-    def copy_for_model(self) -> TranscriptView:
-        """A fresh read-only copy of the transcript, as the model is handed it each turn.
-
-        Read-only (``TypeError`` on item assignment, ``append``, ``update`` and the like), and
-        a copy: even ``dict.__setitem__(message, ...)`` changes only the copy, never the record.
-        """
-        return TranscriptView(freeze(self._messages, "messages"))
 
     @property
     def finished(self) -> bool:

@@ -36,7 +36,7 @@ from agentcore.errors import (
 )
 from agentcore.protocol import ToolCall, ToolSchema
 from agentcore.strict_schema import strict_json_schema
-from agentcore.transcript import FrozenList, freeze
+from agentcore.transcript import FrozenList, freeze, fresh_copy
 
 if TYPE_CHECKING:  # pydantic.BaseModel loads on the first Tool: `import agentcore` stays light
     from pydantic import BaseModel
@@ -92,7 +92,7 @@ class Tool:
         returns a new read-only copy (``copy.deepcopy`` it for a version you can change), so
         no caller can change what the next one is shown.
         """
-        return freeze(self.__dict__["_schema"], "schema")  # type: ignore[no-any-return]
+        return fresh_copy(self.__dict__["_schema"])  # type: ignore[no-any-return]
 
     def validate(self, arguments: Mapping[str, Any], call_id: str | None = None) -> BaseModel:
         """Validate raw arguments (a JSON object) against ``arguments_model``.

@@ -2,9 +2,10 @@
 
 The runtime owns the transcript of a run (chapter section 6.1) and hands it to the model on
 every turn. A model, buggy or adversarial, must not be able to rewrite that record. So each
-message is frozen (a deep, read-only copy) when it is recorded, and each turn the model is
-handed a fresh frozen copy of the transcript: whatever it does to what it was handed, even
-through ``dict.__setitem__``, changes only its own copy, never the run's record.
+message is frozen (a deep, read-only copy) when it is recorded, and the model reads the
+transcript through a :class:`TranscriptView`, which hands out a fresh read-only copy of each
+message it is asked for: whatever is done to that copy, even through ``dict.__setitem__``,
+changes only the copy, never the run's record.
 
 Frozen values are still ``dict`` and ``list`` (subclasses), so they compare equal to plain
 ones, print like them and go through ``json.dumps`` unchanged; only mutation is refused.
@@ -119,10 +120,10 @@ def freeze(value: Any, path: str = "value") -> Any:
 
 
 def _freeze(value: Any) -> Any:
-    if value is None or isinstance(value, bool):
-        return value
     if isinstance(value, str):
         return _utf8(str.__str__(value))
+    if value is None or isinstance(value, bool):
+        return value
     if isinstance(value, int):
         if value.bit_length() > _MAX_INT_BITS:
             raise _NotJSON("is an integer too large to write as JSON text; send it as a string")
@@ -131,10 +132,10 @@ def _freeze(value: Any) -> Any:
         if not math.isfinite(value):
             raise _NotJSON(f"is {value!r}, which JSON cannot carry; use a finite number")
         return value
-    if isinstance(value, Mapping):
-        return FrozenDict({_text_key(key): _inside(item, key) for key, item in value.items()})
     if isinstance(value, list | tuple):
         return FrozenList(_inside(item, index) for index, item in enumerate(value))
+    if isinstance(value, Mapping):
+        return FrozenDict({_text_key(key): _inside(item, key) for key, item in value.items()})
     raise _NotJSON(
         f"is a {type(value).__name__}, which is not a JSON value; "
         "use dicts, lists, strings, numbers, booleans or None"
@@ -148,6 +149,18 @@ def _inside(item: Any, key: str | int) -> Any:
     except _NotJSON as error:
         error.where.append(f"[{key!r}]")
         raise
+
+
+def fresh_copy(value: Any) -> Any:
+    """A new read-only copy of a value :func:`freeze` made: no dict or list in it is shared.
+
+    The value was checked when it was frozen, so it is only copied, not checked again.
+    """
+    if isinstance(value, dict):
+        return FrozenDict({key: fresh_copy(item) for key, item in value.items()})
+    if isinstance(value, list):
+        return FrozenList([fresh_copy(item) for item in value])
+    return value
 
 
 def _utf8(value: str) -> str:
@@ -170,9 +183,10 @@ class TranscriptView(Sequence[Message]):
     """A read-only view of a run's transcript, fixed at the length it had when it was made.
 
     What the model is given each turn: indexing, slicing, ``len`` and iteration work as on a
-    list of the first ``length`` messages; the messages are frozen, and the view has no way
-    to append or replace. Messages the run records later do not appear in it, so a model
-    that keeps the view it was handed still sees what it saw.
+    list of the first ``length`` messages, and the view has no way to append or replace.
+    Each message read from it is a fresh read-only copy (:func:`fresh_copy`), so nothing done
+    to it reaches the record. Messages the run records later do not appear in the view, so a
+    model that keeps the view it was handed still sees what it saw.
     """
 
     __slots__ = ("_length", "_messages")
@@ -187,15 +201,15 @@ class TranscriptView(Sequence[Message]):
     def __getitem__(self, index: slice) -> list[Message]: ...
     def __getitem__(self, index: SupportsIndex | slice) -> Message | list[Message]:
         if isinstance(index, slice):
-            return [self._messages[i] for i in range(*index.indices(self._length))]
+            return [fresh_copy(self._messages[i]) for i in range(*index.indices(self._length))]
         position = range(self._length)[index]  # IndexError past the view's end
-        return self._messages[position]
+        return fresh_copy(self._messages[position])  # type: ignore[no-any-return]
 
     def __len__(self) -> int:
         return self._length
 
     def __iter__(self) -> Iterator[Message]:
-        return islice(self._messages, self._length)
+        return (fresh_copy(message) for message in islice(self._messages, self._length))
 
     def __repr__(self) -> str:
         return f"TranscriptView(<{self._length} messages>)"

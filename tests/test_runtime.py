@@ -419,7 +419,6 @@ def test_what_the_model_does_to_its_messages_leaves_the_record_as_it_was(rewrite
     def vandal(messages: Sequence[Message], tools: Sequence[ToolSchema]) -> ModelTurn:
         seen.append(messages[0].get("content", ""))
         rewrite(messages[0])
-        list.append(messages._messages, {"role": "user"})  # type: ignore[attr-defined]
         if len(seen) == 1:
             return turn(ToolCall("c1", "get_teaching_weather", {"city": "Tokyo"}))
         return final()
