@@ -98,7 +98,7 @@ class ScriptedWeatherModel:
         failures = [name for name, seen in observed.items() if _is_failure(seen)]
         failure = failures[0] if failures else None
         if failure is not None:
-            return ModelTurn(final_text=self._failure_text(failure, observed[failure]))
+            return ModelTurn(final_text=self._failure_text(failure))
         if self.task == "greet":
             return ModelTurn(final_text=self._text("greet"))
 
@@ -149,10 +149,8 @@ class ScriptedWeatherModel:
             text += phrase(f"final answer.describe.{description['description']}", language)
         return text + phrase("final answer.end", language)
 
-    def _failure_text(self, tool: str, failure: Mapping[str, Any]) -> str:
-        return phrase(
-            "final answer.tool failed", self.language, tool=tool, message=failure.get("message", "")
-        )
+    def _failure_text(self, tool: str) -> str:
+        return phrase("final answer.tool failed", self.language, tool=tool)
 
     def __repr__(self) -> str:
         return (
