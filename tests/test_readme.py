@@ -94,7 +94,7 @@ def user_texts() -> dict[str, str]:
         ROOT / "CHANGELOG.md",
         ROOT / "LICENSE-lessons.md",
         *sorted((ROOT / "docs").rglob("*.md")),
-        *sorted((ROOT / "agentcore" / "course").rglob("*.py")),
+        *sorted((ROOT / "agentcore").rglob("*.py")),
         *sorted((ROOT / "agentcore" / "course" / "locale").rglob("*.po")),
     ]
     return {path.relative_to(ROOT).as_posix(): read(path) for path in paths}

@@ -26,7 +26,6 @@ ProviderResponseError       the reply breaks the wire format or   the provider, 
                             encoding, items, arguments)
 ServerQuirkError            a Chat Completions server showed a    ``quirk`` and ``fix``: the
                             known quirk the adapter refuses       server's flag or setting
-                            (issue 22)
 =========================== ===================================== ===============================
 """
 
@@ -369,7 +368,7 @@ class ProviderResponseError(ProviderError):
 
 
 class ServerQuirkError(ProviderResponseError):
-    """A Chat Completions server showed a known quirk that the adapter refuses (issue 22).
+    """A Chat Completions server showed a known quirk that the adapter refuses.
 
     Inputs: ``message`` and ``hint`` as every provider error; keyword-only ``quirk`` (the
     quirk's name, one of

@@ -29,8 +29,8 @@ which the model called tools (the calls and the final answer alike) sent back wi
 non-empty ``reasoning_content`` (the Thinking Mode guide's rule).
 
 In a **quirk mode** (``LocalChatServer(script, quirks=("call-as-text",))``) it reproduces what
-a local server does differently (issue 22; each mode in :data:`QUIRKS`, with the public report
-of it), so that the adapter's handling of each quirk is tested through the real SDK over HTTP.
+a local server does differently (each mode in :data:`QUIRKS`, with the public report of
+it), so that the adapter's handling of each quirk is tested through the real SDK over HTTP.
 
 Only the standard library is used; importing this module does not import ``openai``.
 """

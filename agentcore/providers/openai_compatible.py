@@ -479,7 +479,7 @@ def to_chat_model_turn(
     refused, since DeepSeek refuses the next request without it (Thinking Mode guide) and
     there is none to send back.
 
-    The server quirks of issue 22, each reproduced by
+    The server quirks the course knows, each reproduced by
     :class:`~agentcore.providers.local_chat_server.LocalChatServer` in the named mode:
 
     * absorbed, and written down in one ``{"adapter": {...}}`` entry of ``provider_items``
