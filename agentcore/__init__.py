@@ -35,6 +35,7 @@ from agentcore.errors import (
     ScriptExhaustedError,
     ToolArgumentsError,
     ToolBudgetExceeded,
+    ToolError,
     ToolExecutionError,
     UnknownToolError,
 )
@@ -161,6 +162,7 @@ __all__ = [
     "ToolArgumentsError",
     "ToolBudgetExceeded",
     "ToolCall",
+    "ToolError",
     "ToolErrorPolicy",
     "ToolExecutionError",
     "ToolObservation",

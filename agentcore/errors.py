@@ -13,7 +13,7 @@ UnknownToolError       the model asks for a tool the  the tool list you configur
 ToolArgumentsError     arguments fail the tool's      the arguments schema and the model's
                        pydantic model (5.1)           arguments
 ToolExecutionError     a handler raised, or returned  the Python handler or the service behind it
-                       something not JSON (7)
+                       something not JSON (7)         (a handler raises ToolError on purpose)
 MaxStepsExceeded       the model did not finish in    the task, the model, or the budget
                        ``max_steps`` model turns (6.4)
 ToolBudgetExceeded     a turn would run more tools    the task, the model, or the budget
@@ -103,7 +103,7 @@ class AgentRuntimeError(Exception):
 
 
 def _read_only(messages: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
-    """The record as a read-only list of read-only messages (one pass: the runtime's are frozen)."""
+    """The record as a read-only copy: a list of read-only messages."""
     from agentcore.transcript import freeze  # here: transcript quotes values through shown()
 
     frozen: list[Mapping[str, Any]] = freeze(list(messages), "messages")
@@ -169,18 +169,48 @@ class UnknownToolError(AgentRuntimeError):
 
     Attributes: ``name`` (the requested tool), ``registered`` (the names that exist) and
     ``call_id`` (the call that asked for it; ``None`` outside a run). The message names all
-    three.
+    three and, when a registered name is close, the characters where the two differ, by code
+    point: a name that only looks registered (Cyrillic U+0435 for an ``e``, fullwidth U+FF57
+    for a ``w``) prints just like the real one.
     """
 
     def __init__(self, name: str, registered: Sequence[str], *, call_id: str | None = None) -> None:
         listed = ", ".join(registered) if registered else "none"
         super().__init__(
-            f"Unknown tool {shown(name)}{_for_call(call_id)}: the registry only holds {listed}. "
+            f"Unknown tool {shown(name)}{_for_call(call_id)}: the registry only holds {listed}."
+            f"{_closest_name(name, registered)} "
             "Check the model's request, or register the tool if it should exist."
         )
         self.name = name
         self.registered = tuple(registered)
         self.call_id = call_id
+
+
+def _closest_name(name: object, registered: Sequence[str]) -> str:
+    """`` The closest registered name is 'x': ...`` with the code points that differ, or ``""``."""
+    import difflib
+    import unicodedata
+
+    if not isinstance(name, str) or len(name) > 200:
+        return ""
+    close = difflib.get_close_matches(name, registered, n=1, cutoff=0.6)
+    if not close:
+        return ""
+    closest = close[0]
+    if name.isascii():  # a plain typo: the names print as they are
+        return f" The closest registered name is {closest!r}."
+
+    def spelled(text: str) -> str:
+        points = [f"U+{ord(c):04X} {unicodedata.name(c, repr(c))}" for c in text]
+        return " + ".join(points) or "nothing"
+
+    matcher = difflib.SequenceMatcher(None, name, closest, autojunk=False)
+    differences = [
+        f"at position {start}: {spelled(name[start:end])} where it has {spelled(closest[j1:j2])}"
+        for op, start, end, j1, j2 in matcher.get_opcodes()
+        if op != "equal"
+    ]
+    return f" The closest registered name is {closest!r}; they differ {'; '.join(differences)}."
 
 
 class ToolArgumentsError(AgentRuntimeError):
@@ -204,18 +234,60 @@ class ToolArgumentsError(AgentRuntimeError):
         self.errors = errors
 
 
+class ToolError(Exception):
+    """Raise it from a handler to fail with a message the model may read.
+
+    Input: ``public_message`` (a non-blank ``str``), written for the model: what failed and,
+    if it helps, what to try instead (``"No weather record for Atlantis; ask for a city"``).
+    Under ``on_tool_error="observe"`` the runtime shows the model this message and nothing
+    else of the failure. Any other exception a handler raises is shown to the model as a
+    fixed sentence naming the tool, because its message may hold a path, a connection string
+    or a key: the model sees a safe, stable description, and the details go to the
+    application (the run's events, and the typed error's ``__cause__``). The source's
+    companion material draws the same line: "safe model-facing observation != detailed
+    developer diagnostic" (Tiny-Agent stage 01, theory/04-scope-and-production-limitations,
+    section 3).
+
+    Raises ``TypeError`` for a ``public_message`` that is not a non-blank ``str`` that is
+    valid UTF-8 (so a handler that builds a bad one fails with the fixed sentence instead).
+    """
+
+    def __init__(self, public_message: str) -> None:
+        text = public_message if isinstance(public_message, str) else ""
+        if not text.strip() or text.encode("utf-8", "replace").decode() != text:
+            raise TypeError(
+                "ToolError takes a non-blank message for the model, valid UTF-8, got "
+                f"{shown(public_message)}"
+            )
+        super().__init__(public_message)
+        self.public_message = public_message
+
+
 class ToolExecutionError(AgentRuntimeError):
     """A handler raised, or returned a result that is not JSON (chapter section 7).
 
-    Inputs: the tool name, what went wrong (``"failed: ZeroDivisionError: ..."``) and the
-    ``call_id``. The message reads ``Tool 'name' (call_id 'c') failed: ...``. The original
-    exception, if any, is ``__cause__``. Attributes: ``tool`` and ``call_id``.
+    Inputs: the tool name, what went wrong (``"failed: ZeroDivisionError: ..."``), the
+    ``call_id`` and ``public_message``, what the model may read of the failure (default: a
+    fixed sentence naming the tool; see :class:`ToolError`). The message reads
+    ``Tool 'name' (call_id 'c') failed: ...`` and is meant for the application, not the
+    model. The original exception, if any, is ``__cause__``. Attributes: ``tool``,
+    ``call_id`` and ``public_message``.
     """
 
-    def __init__(self, tool: str, problem: str, *, call_id: str | None = None) -> None:
+    def __init__(
+        self,
+        tool: str,
+        problem: str,
+        *,
+        call_id: str | None = None,
+        public_message: str | None = None,
+    ) -> None:
         super().__init__(f"Tool {tool!r}{_for_call(call_id)} {problem}")
         self.tool = tool
         self.call_id = call_id
+        if public_message is None:
+            public_message = f"The tool {tool} failed; no details are shown to the model."
+        self.public_message = public_message
 
 
 class MaxStepsExceeded(AgentRuntimeError):

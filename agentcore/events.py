@@ -10,19 +10,19 @@ each moment). ``trace_line()`` renders an event in the chapter's trace format (s
 
 ``step`` is always the number of the model turn the event belongs to, starting at 1.
 
-Events are plain slotted dataclasses: a run makes several per turn, so they must be cheap.
-They report what happened; the record that must not change, the transcript, is read-only.
+Events are plain dataclasses. They report what happened; the record that must not change,
+the transcript, is read-only.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from agentcore.errors import AgentRuntimeError
+from agentcore.errors import AgentRuntimeError, ToolExecutionError
 from agentcore.protocol import ModelTurn, ToolCall
 
 
-@dataclass(slots=True)
+@dataclass
 class ModelDecision:
     """The model returned a valid :class:`ModelTurn` (control passes back to the runtime)."""
 
@@ -36,7 +36,7 @@ class ModelDecision:
         return None
 
 
-@dataclass(slots=True)
+@dataclass
 class ToolAction:
     """The runtime is about to run a handler for ``call`` (control passes to the tool)."""
 
@@ -50,13 +50,15 @@ class ToolAction:
         return f"[{self.step}] ACTION  {self.call.name}({self.call.arguments!r})"
 
 
-@dataclass(slots=True)
+@dataclass
 class ToolObservation:
     """A handler's result was recorded as an observation (JSON text in ``content``).
 
     ``failed`` is true when the handler failed and the runtime's ``on_tool_error="observe"``
-    policy turned the failure into this observation. ``last_in_turn`` marks the model turn's
-    last observation.
+    policy turned the failure into this observation; ``error`` is then that failure, the
+    :class:`~agentcore.errors.ToolExecutionError` with the handler's own exception as its
+    ``__cause__``. The model read only ``content``, a safe summary; the details are here,
+    for the application's log. ``last_in_turn`` marks the model turn's last observation.
     """
 
     step: int
@@ -64,6 +66,7 @@ class ToolObservation:
     content: str
     failed: bool = False
     last_in_turn: bool = True
+    error: ToolExecutionError | None = None
 
     @property
     def ends_turn(self) -> bool:
@@ -75,7 +78,7 @@ class ToolObservation:
         return f"[{self.step}] OBSERVE {self.content}"
 
 
-@dataclass(slots=True)
+@dataclass
 class FinalAnswer:
     """The model gave its final text; the run is over and succeeded."""
 
@@ -89,7 +92,7 @@ class FinalAnswer:
         return f"[{self.step}] FINAL   {self.text}"
 
 
-@dataclass(slots=True)
+@dataclass
 class RunFailed:
     """The run stopped with a typed error (which carries the transcript and the counts)."""
 

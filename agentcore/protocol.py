@@ -10,7 +10,7 @@ loop never sees the wire format.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 from agentcore.errors import InvalidModelTurnError, shown
@@ -23,23 +23,20 @@ ToolSchema = Mapping[str, Any]
 def _require_text(value: object, field_name: str) -> str:
     """Return ``value`` as a plain ``str`` if it is non-blank text that is valid UTF-8.
 
-    A ``str`` subclass is copied to a plain ``str`` (its own ``__eq__``/``__hash__`` could
-    defeat the uniqueness of ``call_id``); text holding a lone surrogate is refused here,
-    where it enters, because it could not be sent on or printed.
+    Text holding a lone surrogate is refused here, where it enters, because it could not be
+    sent on or printed.
     """
-    if type(value) is str and value.isascii() and value.strip():
-        return value  # the common case, already plain and valid
     if not isinstance(value, str) or not value.strip():
         raise InvalidModelTurnError(f"{field_name} must be a non-blank string, got {shown(value)}")
     try:
-        return freeze(str.__str__(value), field_name)  # type: ignore[no-any-return]
+        return freeze(value, field_name)  # type: ignore[no-any-return]
     except ValueError as error:
         raise InvalidModelTurnError(str(error)) from None
 
 
 def _json_object(value: object, field_name: str) -> Mapping[str, Any]:
     """Return a read-only deep copy of ``value`` if it is a JSON object."""
-    if type(value) is not dict and not isinstance(value, Mapping):
+    if not isinstance(value, Mapping):
         raise InvalidModelTurnError(
             f"{field_name} must be a JSON object (a dict), got {type(value).__name__}: "
             f"{shown(value)}"
@@ -50,13 +47,7 @@ def _json_object(value: object, field_name: str) -> Mapping[str, Any]:
         raise InvalidModelTurnError(str(error)) from None
 
 
-_set = object.__setattr__
-"""Set a field of a frozen dataclass while it is being built (its normalised value)."""
-_NO_ARGUMENTS = FrozenDict()
-"""The arguments of a call that passes none: read-only, so one object serves every call."""
-
-
-@dataclass(frozen=True, init=False)
+@dataclass(frozen=True)
 class ToolCall:
     """One tool request from the model (chapter section 4).
 
@@ -64,9 +55,9 @@ class ToolCall:
 
     * ``call_id`` (``str``, non-blank): pairs this call with its observation; unique in a run.
     * ``name`` (``str``, non-blank): the tool to run, looked up in the registry.
-    * ``arguments`` (a JSON object, ``dict[str, Any]``): stored as a read-only deep copy.
+    * ``arguments`` (a JSON object, ``dict[str, Any]``; default ``{}``): stored as a
+      read-only deep copy.
 
-    ``call_id`` and ``name`` are stored as plain ``str`` (a ``str`` subclass is copied).
     Raises :class:`InvalidModelTurnError`, naming the field, for a blank or non-string
     ``call_id`` or ``name``, or ``arguments`` that are not a JSON object (a list, a string, a
     dict holding NaN or a set, ...), and for text anywhere in the call that cannot be encoded
@@ -77,16 +68,14 @@ class ToolCall:
 
     call_id: str
     name: str
-    arguments: Mapping[str, Any]
+    arguments: Mapping[str, Any] = field(default_factory=dict)
 
-    def __init__(
-        self, call_id: str, name: str, arguments: Mapping[str, Any] = _NO_ARGUMENTS
-    ) -> None:
-        # Written out (init=False) so that each field is checked and set once: a model makes
-        # a ToolCall for every call of every turn, so this is on the path of every run.
-        _set(self, "call_id", _require_text(call_id, "ToolCall.call_id"))
-        _set(self, "name", _require_text(name, "ToolCall.name"))
-        _set(self, "arguments", _json_object(arguments, "ToolCall.arguments"))
+    def __post_init__(self) -> None:
+        # Frozen dataclass: each checked value is stored with object.__setattr__.
+        object.__setattr__(self, "call_id", _require_text(self.call_id, "ToolCall.call_id"))
+        object.__setattr__(self, "name", _require_text(self.name, "ToolCall.name"))
+        arguments = _json_object(self.arguments, "ToolCall.arguments")
+        object.__setattr__(self, "arguments", arguments)
 
     def as_message_entry(self) -> FrozenDict:
         """Return the call as the transcript stores it: a read-only
@@ -111,9 +100,7 @@ class ModelTurn:
     Raises :class:`InvalidModelTurnError` when both or neither of ``final_text`` and
     ``tool_calls`` are given, for a blank final text or one that cannot be encoded as
     UTF-8, for an element that is not a ``ToolCall``, and for a ``call_id`` that repeats
-    within the turn. A ``ToolCall`` subclass is copied to a plain ``ToolCall`` (its fields
-    read once, then checked), so an override cannot show the runtime other fields than the
-    ones checked. A ``ModelTurn`` can be pickled and copied; the copy compares equal.
+    within the turn. A ``ModelTurn`` can be pickled and copied; the copy compares equal.
     """
 
     final_text: str | None = None
@@ -121,13 +108,7 @@ class ModelTurn:
     provider_items: tuple[Any, ...] = ()
 
     def __post_init__(self) -> None:
-        # Tidy the fields first: a list of calls becomes a tuple, no provider items become ().
-        # Every model turn of every run passes here, so the usual turn (a tuple of plain
-        # ToolCalls, no provider items) takes exact type checks only.
-        if type(self.provider_items) is not tuple or self.provider_items:
-            self._tidy_provider_items()
-        if type(self.tool_calls) is not tuple:
-            self._tidy_tool_calls()
+        _tidy_fields(self)  # a list of calls becomes a tuple, no provider items become ()
         has_final = self.final_text is not None
         has_calls = bool(self.tool_calls)
         if has_final == has_calls:
@@ -137,45 +118,17 @@ class ModelTurn:
             )
         if has_final:
             final_text = _require_text(self.final_text, "ModelTurn.final_text")
-            if final_text is not self.final_text:  # a str subclass, copied to a plain str
-                object.__setattr__(self, "final_text", final_text)
+            object.__setattr__(self, "final_text", final_text)
             return
         seen: set[str] = set()
         for index, call in enumerate(self.tool_calls):
-            if type(call) is not ToolCall:  # not a ToolCall, or a subclass to copy
-                call = self._plain_call(index)
+            _require_call(call, index)
             if call.call_id in seen:
                 raise InvalidModelTurnError(
                     f"ModelTurn.tool_calls repeats call_id {call.call_id!r}; "
                     "every call in a turn needs its own call_id"
                 )
             seen.add(call.call_id)
-
-    def _tidy_tool_calls(self) -> None:
-        if isinstance(self.tool_calls, list):
-            object.__setattr__(self, "tool_calls", tuple(self.tool_calls))
-        elif not isinstance(self.tool_calls, tuple):
-            raise InvalidModelTurnError(
-                f"ModelTurn.tool_calls must be a tuple of ToolCall, got "
-                f"{type(self.tool_calls).__name__}"
-            )
-
-    def _plain_call(self, index: int) -> ToolCall:
-        """Refuse ``tool_calls[index]`` if it is not a ToolCall; copy a subclass to a plain one.
-
-        A subclass may show other fields than it checked, so its fields are read once and
-        checked again; the copy takes its place in ``tool_calls``.
-        """
-        call = self.tool_calls[index]
-        if not isinstance(call, ToolCall):
-            raise InvalidModelTurnError(
-                f"ModelTurn.tool_calls[{index}] must be a ToolCall, got {type(call).__name__}"
-            )
-        plain = ToolCall(call.call_id, call.name, call.arguments)
-        calls = list(self.tool_calls)
-        calls[index] = plain
-        object.__setattr__(self, "tool_calls", tuple(calls))
-        return plain
 
     def __repr__(self) -> str:
         # Only the half that is set, and provider_items only when an adapter filled it.
@@ -187,27 +140,41 @@ class ModelTurn:
             parts.append(f"provider_items={self.provider_items!r}")
         return f"ModelTurn({', '.join(parts)})"
 
-    def _tidy_provider_items(self) -> None:
-        if not self.provider_items and isinstance(self.provider_items, list | tuple | None):
-            object.__setattr__(self, "provider_items", ())  # [] or None: nothing to replay
-            return
-        # Anything else that is not a list or tuple is refused, empty or not (an empty dict
-        # is a bug, not "nothing to replay").
-        if not isinstance(self.provider_items, list | tuple):
-            raise InvalidModelTurnError(
-                "ModelTurn.provider_items must be a list or tuple of JSON values, got "
-                f"{type(self.provider_items).__name__}"
-            )
-        try:
-            items = tuple(
-                freeze(item, f"ModelTurn.provider_items[{index}]")
-                for index, item in enumerate(self.provider_items)
-            )
-        except (TypeError, ValueError) as error:
-            raise InvalidModelTurnError(
-                f"ModelTurn.provider_items must be a sequence of JSON values: {error}"
-            ) from None
-        object.__setattr__(self, "provider_items", items)
+
+def _require_call(call: object, index: int) -> None:
+    """Refuse ``tool_calls[index]`` if it is not a :class:`ToolCall`."""
+    if not isinstance(call, ToolCall):
+        raise InvalidModelTurnError(
+            f"ModelTurn.tool_calls[{index}] must be a ToolCall, got {type(call).__name__}"
+        )
+
+
+def _tidy_fields(turn: ModelTurn) -> None:
+    """Store ``tool_calls`` as a tuple and ``provider_items`` as a tuple of frozen JSON values."""
+    calls = turn.tool_calls
+    if isinstance(calls, list):
+        object.__setattr__(turn, "tool_calls", tuple(calls))
+    elif not isinstance(calls, tuple):
+        raise InvalidModelTurnError(
+            f"ModelTurn.tool_calls must be a tuple of ToolCall, got {type(calls).__name__}"
+        )
+    items = turn.provider_items
+    if items is None:
+        items = ()
+    if not isinstance(items, list | tuple):
+        raise InvalidModelTurnError(
+            "ModelTurn.provider_items must be a list or tuple of JSON values, got "
+            f"{type(items).__name__}"
+        )
+    try:
+        frozen = tuple(
+            freeze(item, f"ModelTurn.provider_items[{index}]") for index, item in enumerate(items)
+        )
+    except ValueError as error:
+        raise InvalidModelTurnError(
+            f"ModelTurn.provider_items must be a sequence of JSON values: {error}"
+        ) from None
+    object.__setattr__(turn, "provider_items", frozen)
 
 
 @runtime_checkable
@@ -215,9 +182,9 @@ class Model(Protocol):
     """Anything that can take one model turn (chapter section 8).
 
     ``generate(messages, tools)`` receives the transcript so far (a read-only sequence of
-    message dicts that stays as it was handed over, even after the run goes on) and the tool
-    schemas (``{"name", "description", "parameters"}`` each, ``parameters`` the strict JSON
-    Schema), and returns a :class:`ModelTurn`. The scripted models and the DeepSeek adapter
+    message dicts) and the tool schemas (``{"name", "description", "parameters"}`` each,
+    ``parameters`` the strict JSON Schema), both fresh copies made for this turn, and returns
+    a :class:`ModelTurn`. The scripted models and the DeepSeek adapter
     all satisfy it; the runtime cannot tell them apart.
     """
 

@@ -17,6 +17,8 @@ a time), then :class:`RunResult` (a finished run). The loop yields typed events
 from __future__ import annotations
 
 import json
+import sys
+import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from types import TracebackType
@@ -42,7 +44,7 @@ from agentcore.events import (
 )
 from agentcore.protocol import Model, ModelTurn, ToolCall
 from agentcore.tools import Tool, ToolRegistry
-from agentcore.transcript import FrozenDict, FrozenList, Message, TranscriptView, freeze
+from agentcore.transcript import Message, TranscriptView, freeze
 from agentcore.validation import int_at_least
 
 if TYPE_CHECKING:
@@ -68,8 +70,13 @@ class AgentRuntime:
       only answers without tools).
     * ``on_tool_error``: ``"stop"`` (default, section 7.1) ends the run with
       :class:`ToolExecutionError` when a handler fails; ``"observe"`` records the failure as an
-      observation ``{"error": ..., "message": ...}`` and lets the model decide.
+      observation ``{"error": ..., "message": ...}`` and lets the model decide. The message
+      is what the tool chose to expose (a :class:`~agentcore.errors.ToolError` it raised),
+      or a fixed sentence naming the tool; the details stay in the run's events.
     * ``verbose``: print each event in the chapter's trace format while running.
+
+    Attribute ``last_run``: the :class:`AgentRun` that :meth:`run` made last (``None`` before
+    the first), where a run stopped by Ctrl-C keeps its transcript.
 
     Raises ``TypeError`` for a model class instead of an instance, a model without
     ``generate``, tools that are not an iterable of :class:`Tool` (see :class:`ToolRegistry`)
@@ -105,26 +112,27 @@ class AgentRuntime:
         self.max_tool_calls = int_at_least("max_tool_calls", max_tool_calls, 0)
         self.on_tool_error: ToolErrorPolicy = on_tool_error
         self.verbose = verbose
+        self.last_run: AgentRun | None = None  # the run run() made last (see run)
 
     def run(self, user_input: str) -> RunResult:
         """Run until the model answers; return the :class:`RunResult`.
 
         Raises the run's :class:`AgentRuntimeError` (carrying the transcript and the counts)
         if it fails, and ``TypeError``/``ValueError`` for bad input as :meth:`start` does.
+        The run stays in :attr:`last_run`, so after Ctrl-C (``KeyboardInterrupt``, which
+        says so in a note from Python 3.11) its transcript so far is
+        ``runtime.last_run.messages``.
         """
-        run = self.start(user_input)
-        # Only this method holds the run, and it returns the result, not the run: no one else
-        # can advance it (so the guard in AgentRun.__next__ is not needed) or read its events
-        # (so none is kept: kept, they would hold every model turn and call alive, and the
-        # garbage collector would walk them again and again). It drains the loop directly.
-        verbose = self.verbose
-        for event in run._events:
-            if verbose and (line := event.trace_line()) is not None:
-                print(line)
-        if run.error is not None:
-            raise run.error
-        assert run.result is not None  # the loop always ends with a result or an error
-        return run.result
+        run = self.last_run = self.start(user_input)
+        try:
+            for event in run:
+                if self.verbose and (line := event.trace_line()) is not None:
+                    print(line)
+        except KeyboardInterrupt as interrupt:
+            if sys.version_info >= (3, 11):  # exception notes are new in Python 3.11
+                interrupt.add_note("The run's transcript so far is in runtime.last_run.messages")
+            raise
+        return run.finish()
 
     def start(self, user_input: str) -> AgentRun:
         """Begin a run without advancing it; see :class:`AgentRun`.
@@ -145,28 +153,21 @@ class AgentRuntime:
             for step in range(1, self.max_steps + 1):
                 turn = self._ask_model(run)
                 yield ModelDecision(step, turn)
+                # Record the turn first: if it is rejected, the record shows why.
+                run.record(_assistant_message(turn))
 
                 if turn.final_text is not None:
-                    run.record(_assistant_message(turn))
-                    run.result = RunResult(
-                        answer=turn.final_text,
-                        model_turns=run.model_turns,
-                        tool_executions=run.tool_executions,
-                        messages=run._messages,  # RunResult keeps a frozen copy
-                    )
+                    run.result = _result(run, turn.final_text)
                     yield FinalAnswer(step, turn.final_text)
                     return
 
-                # Record the request first: if the turn is rejected, the record shows why.
-                run.record(_assistant_message(turn))
                 prepared = self._check_turn(run, turn)
                 for index, (call, tool, arguments) in enumerate(prepared):
                     yield ToolAction(step, call)
-                    content, failed = self._execute(run, call, tool, arguments)
+                    content, failure = self._execute(run, call, tool, arguments)
                     run.record(_tool_message(call, content))
-                    yield ToolObservation(
-                        step, call, content, failed, last_in_turn=index == len(prepared) - 1
-                    )
+                    last = index == len(prepared) - 1
+                    yield ToolObservation(step, call, content, failure is not None, last, failure)
             raise MaxStepsExceeded(
                 f"The run did not finish within max_steps={self.max_steps} model turns"
             )
@@ -181,19 +182,13 @@ class AgentRuntime:
         Whatever ``Model.generate`` raises becomes the run's typed :class:`ModelError`
         (``SystemExit``, ``GeneratorExit`` and ``StopIteration`` included), as a handler's
         failure becomes a :class:`ToolExecutionError`; the one exception is
-        ``KeyboardInterrupt``, which stops the run (status "interrupted"). A ``ModelTurn``
-        subclass is copied to a plain ``ModelTurn``, its fields read once and checked again
-        (:class:`InvalidModelTurnError`), so an override cannot show the loop fields that
-        were never checked (a repeated ``call_id``, a final text that is a list).
+        ``KeyboardInterrupt``, which stops the run (status "interrupted"). What the model is
+        handed gives out copies (:class:`TranscriptView`, :meth:`ToolRegistry.schemas`):
+        whatever it does to them cannot change the run's record or a tool's schema.
         """
         run.model_turns += 1
         try:
             turn = self.model.generate(run.messages, self.registry.schemas())
-            if type(turn) is ModelTurn:  # the usual case: nothing more to ask
-                return turn
-            if isinstance(turn, ModelTurn):
-                # A subclass may show other fields than it checked: read them once, check.
-                turn = ModelTurn(turn.final_text, turn.tool_calls, turn.provider_items)
         except KeyboardInterrupt:  # Ctrl-C stops the run; it is not the model's failure
             raise
         except BaseException as error:  # the model failed: a typed error that keeps the record
@@ -213,16 +208,23 @@ class AgentRuntime:
 
     def _execute(
         self, run: AgentRun, call: ToolCall, tool: Tool, arguments: BaseModel
-    ) -> tuple[str, bool]:
-        """Run one handler; return the observation text and whether it records a failure."""
+    ) -> tuple[str, ToolExecutionError | None]:
+        """Run one handler; return the observation text and the failure it records, if any.
+
+        Under "observe" the model reads the error's type and the message the tool chose to
+        expose (:class:`~agentcore.errors.ToolError`), never ``str(error)``: an exception's
+        message may hold a path, a connection string or a key, and the transcript is sent
+        to the provider every turn. The full error stays with the application, in the
+        :class:`ToolObservation` event and as the error's ``__cause__``.
+        """
         run.tool_executions += 1
         try:
-            return tool.execute(arguments, call.call_id), False
+            return tool.execute(arguments, call.call_id), None
         except ToolExecutionError as error:
             if self.on_tool_error == "stop":
                 raise
-            failure = {"error": type(error).__name__, "message": str(error)}
-            return json.dumps(failure, ensure_ascii=False), True
+            failure = {"error": type(error).__name__, "message": error.public_message}
+            return json.dumps(failure, ensure_ascii=False), error
 
     def __repr__(self) -> str:
         return (
@@ -284,36 +286,26 @@ def _check_budget(run: AgentRun, calls: int, max_tool_calls: int) -> None:
         )
 
 
-def _assistant_message(turn: ModelTurn) -> FrozenDict:
-    """The transcript entry for a model turn, in the chapter's format (section 6.1).
-
-    Its parts are already read-only and checked (``ToolCall`` and ``ModelTurn`` did that), so
-    they are wrapped as they are: recording the message does not walk them again.
-    """
+def _assistant_message(turn: ModelTurn) -> dict[str, Any]:
+    """The transcript entry for a model turn, in the chapter's format (section 6.1)."""
     if turn.final_text is not None:
         message: dict[str, Any] = {"role": "assistant", "content": turn.final_text}
     else:
-        # A plain loop: on Python 3.11 a comprehension would be one more function call.
-        entries = []
-        for call in turn.tool_calls:
-            entries.append(call.as_message_entry())
-        calls = FrozenList(entries)
+        calls = [call.as_message_entry() for call in turn.tool_calls]
         message = {"role": "assistant", "content": "", "tool_calls": calls}
     if turn.provider_items:
-        message["provider_items"] = FrozenList(turn.provider_items)
-    return FrozenDict(message)
+        message["provider_items"] = list(turn.provider_items)
+    return message
 
 
-def _tool_message(call: ToolCall, content: str) -> FrozenDict:
-    """The transcript entry for an observation (section 6.1).
+def _tool_message(call: ToolCall, content: str) -> dict[str, Any]:
+    """The transcript entry for an observation (section 6.1)."""
+    return {"role": "tool", "tool_call_id": call.call_id, "name": call.name, "content": content}
 
-    ``call_id`` and ``name`` were checked by ``ToolCall``; only the text is checked here
-    (valid UTF-8: O(1) for ASCII), so recording it does not walk the message again.
-    """
-    text = content if content.isascii() else freeze(content, "the observation")
-    return FrozenDict(
-        {"role": "tool", "tool_call_id": call.call_id, "name": call.name, "content": text}
-    )
+
+def _result(run: AgentRun, answer: str) -> RunResult:
+    """The :class:`RunResult` of a run whose model just gave its final text."""
+    return RunResult(answer, run.model_turns, run.tool_executions, run._messages)
 
 
 class AgentRun:
@@ -343,15 +335,9 @@ class AgentRun:
         self.interrupted: BaseException | None = None
         self.call_ids: set[str] = set()
         self._messages: list[Message] = []
-        # The token a caller holds while it advances the run (see __next__). list.pop and
-        # list.append are atomic, so of two callers only one can take it, and they cost less
-        # on every event than a threading.Lock's acquire(False) and release().
-        self._advancing: list[bool] = [True]
+        self._advancing = threading.Lock()  # held while one caller advances the run
         self._error_traceback: TracebackType | None = None
-        # Built frozen: only the text needs a check (valid UTF-8), named as record() names it.
-        plain = type(user_input) is str and user_input.isascii()
-        text = user_input if plain else freeze(user_input, "message['content']")
-        self.record(FrozenDict({"role": "user", "content": text}))
+        self.record({"role": "user", "content": user_input})
         self._events = runtime._loop(self)
 
     @property
@@ -371,7 +357,8 @@ class AgentRun:
 
     @property
     def messages(self) -> TranscriptView:
-        """The transcript so far: a read-only view, fixed at the length it has now."""
+        """The transcript so far: a read-only view, fixed at the length it has now, whose
+        messages are fresh read-only copies (what the model is handed each turn)."""
         return TranscriptView(self._messages)
 
     @property
@@ -385,33 +372,28 @@ class AgentRun:
         Raises ``ValueError`` for a message that is not JSON or holds text that is not
         valid UTF-8.
         """
-        # The loop's own messages are built frozen (FrozenDict), so they go in as they are.
-        frozen = message if type(message) is FrozenDict else freeze(message, "message")
-        self._messages.append(frozen)
+        self._messages.append(freeze(message, "message"))
 
     def __iter__(self) -> Iterator[RunEvent]:
         return self
 
     def __next__(self) -> RunEvent:
-        try:
-            token = self._advancing.pop()
-        except IndexError:  # not blocking: another caller holds the token
+        if not self._advancing.acquire(blocking=False):
             raise RuntimeError(
                 "This run is already taking a step (a handler or another thread advanced it "
                 "again); wait for that step to return. The run was left as it was."
-            ) from None
+            )
         try:
-            # The loop's end comes back as None, not as a StopIteration caught on its way out.
-            event = next(self._events, None)
+            event = next(self._events, None)  # None once the loop has ended
         except BaseException as error:  # Ctrl-C or a bug: record it, so the run reads as over
             self.interrupted = error
             raise
         finally:
-            self._advancing.append(token)
+            self._advancing.release()
         if event is None:
             raise StopIteration
         self.events.append(event)
-        if type(event) is RunFailed:
+        if isinstance(event, RunFailed):  # kept, so finish() raises it as it was
             self._error_traceback = event.error.__traceback__
         return event
 
@@ -438,14 +420,6 @@ class AgentRun:
         """
         for _ in self:
             pass
-        return self._outcome()
-
-    def _outcome(self) -> RunResult:
-        """The result of a run that has ended, or its error raised (what :meth:`finish` gives).
-
-        :meth:`AgentRuntime.run` calls it once its own loop over the events has ended, so the
-        ended run is not asked for another event.
-        """
         if self.error is not None:
             raise self.error.with_traceback(self._error_traceback)
         if self.interrupted is not None:
@@ -469,7 +443,7 @@ class AgentRun:
         )
 
 
-@dataclass(frozen=True, init=False)
+@dataclass(frozen=True)
 class RunResult:
     """A finished run (chapter section 6.2).
 
@@ -493,28 +467,19 @@ class RunResult:
     tool_executions: int
     messages: Sequence[Message]
 
-    def __init__(
-        self, answer: str, model_turns: int, tool_executions: int, messages: Sequence[Message]
-    ) -> None:
-        # Written out (init=False), as ToolCall's: each field is checked, then set once (the
-        # dataclass's __init__ would set every field and a __post_init__ set messages again).
-        if not isinstance(answer, str):
-            raise TypeError(f"RunResult.answer must be a str, got {type(answer).__name__}")
-        int_at_least("model_turns", model_turns, 0)
-        int_at_least("tool_executions", tool_executions, 0)
-        if type(messages) is not list:  # the runtime passes a list: no need to ask further
-            if isinstance(messages, str | Mapping) or not isinstance(messages, Iterable):
-                raise TypeError(
-                    "RunResult.messages must be a sequence of message dicts, got "
-                    f"{type(messages).__name__}"
-                )
-            messages = list(messages)
-        set_field = object.__setattr__  # the class is frozen: self.answer = ... would raise
-        set_field(self, "answer", answer)
-        set_field(self, "model_turns", model_turns)
-        set_field(self, "tool_executions", tool_executions)
-        # The runtime's messages are frozen already: this costs one pass over the list.
-        set_field(self, "messages", freeze(messages, "messages"))
+    def __post_init__(self) -> None:
+        if not isinstance(self.answer, str):
+            raise TypeError(f"RunResult.answer must be a str, got {type(self.answer).__name__}")
+        int_at_least("model_turns", self.model_turns, 0)
+        int_at_least("tool_executions", self.tool_executions, 0)
+        messages = self.messages
+        if isinstance(messages, str | Mapping) or not isinstance(messages, Iterable):
+            raise TypeError(
+                "RunResult.messages must be a sequence of message dicts, got "
+                f"{type(messages).__name__}"
+            )
+        # Frozen dataclass: the read-only copy is stored with object.__setattr__.
+        object.__setattr__(self, "messages", freeze(list(messages), "messages"))
 
     def __reduce__(self) -> tuple[Any, ...]:
         # Rebuilt through __init__, so a copy (deep or not) or an unpickled result is frozen.

@@ -29,13 +29,14 @@ from pydantic_core import ValidationError
 
 from agentcore.errors import (
     ToolArgumentsError,
+    ToolError,
     ToolExecutionError,
     UnknownToolError,
     message_of,
 )
 from agentcore.protocol import ToolCall, ToolSchema
 from agentcore.strict_schema import strict_json_schema
-from agentcore.transcript import FrozenDict, FrozenList, freeze
+from agentcore.transcript import FrozenList, freeze, fresh_copy
 
 if TYPE_CHECKING:  # pydantic.BaseModel loads on the first Tool: `import agentcore` stays light
     from pydantic import BaseModel
@@ -79,21 +80,19 @@ class Tool:
 
     def __post_init__(self) -> None:
         _check_tool(self)
-        # Built once: what every model turn shows, read-only.
         parameters = strict_json_schema(self.arguments_model, self.name)
         schema = {"name": self.name, "description": self.description, "parameters": parameters}
         object.__setattr__(self, "_schema", freeze(schema, "schema"))
-        object.__setattr__(self, "_fields", tuple(self.arguments_model.model_fields))
 
     def schema(self) -> ToolSchema:
         """Return what the model is shown: ``{"name", "description", "parameters"}``.
 
         ``parameters`` is the strict JSON Schema of ``arguments_model``
-        (:func:`strict_json_schema`), which adapters pass to a provider unchanged. The dict is
-        read-only; ``copy.deepcopy`` it for a version you can change.
+        (:func:`strict_json_schema`), which adapters pass to a provider unchanged. Each call
+        returns a new read-only copy (``copy.deepcopy`` it for a version you can change), so
+        no caller can change what the next one is shown.
         """
-        schema: FrozenDict = self.__dict__["_schema"]
-        return schema
+        return fresh_copy(self.__dict__["_schema"])  # type: ignore[no-any-return]
 
     def validate(self, arguments: Mapping[str, Any], call_id: str | None = None) -> BaseModel:
         """Validate raw arguments (a JSON object) against ``arguments_model``.
@@ -112,26 +111,10 @@ class Tool:
         ``KeyboardInterrupt`` (``SystemExit`` included, as in :meth:`execute`); the handler
         is not called.
         """
-        # What model_validate_json(..., strict=True) does, with the model's own pydantic-core
-        # validator called directly: model_validate_json is a Python wrapper that only hands
-        # its arguments on to it, and it adds about two fifths to every call's validation.
-        validator = self.arguments_model.__pydantic_validator__
         try:
-            try:
-                text = _ARGUMENTS_JSON.encode(arguments)
-                return validator.validate_json(text, strict=True)  # type: ignore[no-any-return]
-            except ValidationError as error:
-                # An int field refused a float such as 3.0, which JSON Schema's integer
-                # includes: validate again with those floats, and only those, as ints.
-                retry = _ints_where_refused(arguments, error)
-                if retry is None:
-                    raise
-            text = _ARGUMENTS_JSON.encode(retry)
-            return validator.validate_json(text, strict=True)  # type: ignore[no-any-return]
+            return _validate_json(self.arguments_model, arguments)
         except ValidationError as error:
-            errors = error.errors(include_url=False, include_context=False)
-            problems = [_said_plainly(dict(item)) for item in errors]
-            raise ToolArgumentsError(self.name, problems, call_id=call_id) from error
+            raise ToolArgumentsError(self.name, _field_errors(error), call_id=call_id) from error
         except KeyboardInterrupt:  # Ctrl-C stops the run; it is not the arguments' fault
             raise
         except BaseException as error:  # not JSON data, or a bug in a custom validator
@@ -156,17 +139,11 @@ class Tool:
                 f", got {type(arguments).__name__}; call tool.execute(tool.validate(arguments))"
             )
         try:
-            # One keyword argument per field, gathered by a plain loop: on Python 3.11 a dict
-            # comprehension is a function call of its own, and this runs on every tool call.
-            keywords: dict[str, Any] = {}
-            for name in self.__dict__["_fields"]:
-                keywords[name] = getattr(arguments, name)
-            result = self.handler(**keywords)
+            result = call_handler(self, arguments)
         except KeyboardInterrupt:  # Ctrl-C stops the run; it is not the tool's failure
             raise
         except BaseException as error:
-            problem = f"{type(error).__name__}: {message_of(error)}"
-            raise ToolExecutionError(self.name, f"failed: {problem}", call_id=call_id) from error
+            raise handler_failure(self.name, error, call_id) from error
         return observation_text(self.name, result, call_id)
 
     def __repr__(self) -> str:
@@ -202,8 +179,6 @@ class ToolRegistry:
             if tool.name in self._tools:
                 raise ValueError(f"Tool name {tool.name!r} is registered twice")
             self._tools[tool.name] = tool
-        # Frozen once: every model turn gets the same read-only schemas.
-        self._schemas: FrozenList = FrozenList(tool.schema() for tool in self._tools.values())
 
     def prepare(self, call: ToolCall) -> tuple[Tool, BaseModel]:
         """Look up the call's tool and validate its arguments; no handler runs.
@@ -223,8 +198,8 @@ class ToolRegistry:
         return tuple(self._tools)
 
     def schemas(self) -> list[ToolSchema]:
-        """The tools' schemas in registration order (read-only dicts)."""
-        return self._schemas
+        """The tools' schemas in registration order: new read-only copies on every call."""
+        return FrozenList(tool.schema() for tool in self._tools.values())
 
     def get(self, name: str) -> Tool:
         """Return the tool called ``name``; :class:`UnknownToolError` if it is not registered."""
@@ -243,6 +218,17 @@ class ToolRegistry:
         return f"ToolRegistry({list(self._tools)})"
 
 
+def call_handler(tool: Tool, arguments: BaseModel) -> Any:
+    """Call ``tool.handler`` with one keyword argument per field of the validated ``arguments``.
+
+    Returns what the handler returned and raises what it raises: no checks, no wrapping (that
+    is :meth:`Tool.execute`'s work). The one place a handler is called, for the runtime and for
+    anyone who replays a tool outside a run.
+    """
+    fields = tool.arguments_model.model_fields
+    return tool.handler(**{name: getattr(arguments, name) for name in fields})
+
+
 def observation_text(tool: str, result: Any, call_id: str | None = None) -> str:
     """Turn a handler's result into the observation: JSON text that is valid UTF-8.
 
@@ -252,18 +238,16 @@ def observation_text(tool: str, result: Any, call_id: str | None = None) -> str:
     infinity, a set, an arbitrary object, nesting too deep, a computed field that raises, a
     lone surrogate in a string.
     """
-    plain = type(result) in _PLAIN_RESULTS  # the common case: no awaitable, no model
-    if not plain and _is_awaitable(result):  # a sync handler returned a coroutine
+    if _is_awaitable(result):  # a sync handler returned a coroutine
         getattr(result, "close", lambda: None)()  # never awaited: close it quietly
         raise ToolExecutionError(
             tool, "returned an awaitable; handlers are synchronous", call_id=call_id
         )
     try:
-        if not plain and hasattr(type(result), "__pydantic_serializer__"):  # a pydantic model
+        if hasattr(type(result), "__pydantic_serializer__"):  # a pydantic model
             result = result.model_dump(mode="json")
-        text = _OBSERVATION_JSON.encode(result)
-        if not text.isascii():
-            text.encode("utf-8")  # a lone surrogate would break the next request
+        text = json.dumps(result, ensure_ascii=False, allow_nan=False)
+        text.encode("utf-8")  # a lone surrogate would break the next request
         return text
     except KeyboardInterrupt:
         raise
@@ -276,11 +260,35 @@ def observation_text(tool: str, result: Any, call_id: str | None = None) -> str:
         ) from error
 
 
-_OBSERVATION_JSON = json.JSONEncoder(ensure_ascii=False, allow_nan=False)
-"""``json.dumps(..., ensure_ascii=False, allow_nan=False)``, built once (a run calls it often)."""
-_PLAIN_RESULTS = frozenset({dict, list, str, int, float, bool, type(None)})
-_ARGUMENTS_JSON = json.JSONEncoder()
-"""``json.dumps(...)`` with its defaults, built once."""
+def handler_failure(tool: str, error: BaseException, call_id: str | None) -> ToolExecutionError:
+    """The typed error for a handler of ``tool`` that raised ``error`` (set it as the cause).
+
+    Its message gives the application every detail; its ``public_message``, what the model
+    may read under ``on_tool_error="observe"``, is a :class:`ToolError`'s own message, or
+    else a fixed sentence naming the tool.
+    """
+    public = error.public_message if isinstance(error, ToolError) else None
+    problem = f"failed: {type(error).__name__}: {message_of(error)}"
+    return ToolExecutionError(tool, problem, call_id=call_id, public_message=public)
+
+
+def _validate_json(model: type[BaseModel], arguments: Mapping[str, Any]) -> BaseModel:
+    """``model.model_validate_json(json.dumps(arguments), strict=True)``, with one more try
+    where an ``int`` field refused a float such as ``3.0``, which JSON Schema's ``integer``
+    includes: those floats, and only those, are then sent as ints."""
+    try:
+        return model.model_validate_json(json.dumps(arguments), strict=True)
+    except ValidationError as error:
+        retry = _ints_where_refused(arguments, error)
+        if retry is None:
+            raise
+    return model.model_validate_json(json.dumps(retry), strict=True)
+
+
+def _field_errors(error: ValidationError) -> list[dict[str, Any]]:
+    """Pydantic's field errors as plain dicts, for :class:`ToolArgumentsError`."""
+    errors = error.errors(include_url=False, include_context=False)
+    return [_said_plainly(dict(item)) for item in errors]
 
 
 def _check_tool(tool: Tool) -> None:
@@ -353,10 +361,10 @@ def _ints_where_refused(arguments: Mapping[str, Any], error: ValidationError) ->
 
     JSON Schema's ``integer`` includes ``3.0`` (JSON itself does not tell 3.0 from 3), and a
     provider may send either; pydantic's strict JSON mode refuses ``3.0`` for an ``int``
-    field, so the validator would refuse what the schema allows (issue 9: the schema and the
-    validator agree). Only the values at the locations of ``error``'s ``int_type`` errors are
-    changed: a field that takes a float (``float``, ``int | float``) keeps the float it was
-    sent, even when another field's refusal brought the arguments here (issue 21). A float
+    field, so the validator would refuse what the schema allows (the schema and the
+    validator must agree). Only the values at the locations of ``error``'s ``int_type`` errors
+    are changed: a field that takes a float (``float``, ``int | float``) keeps the float it
+    was sent, even when another field's refusal brought the arguments here. A float
     beyond :data:`_SAFE_INTEGER` stays a float: ``1e23`` parses to 99999999999999991611392,
     which is not the integer the model wrote, so the ``int`` field refuses it again.
     Returns ``None`` when no location holds such a float (there is nothing to retry).

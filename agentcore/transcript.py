@@ -1,10 +1,11 @@
 """The run's record: read-only JSON values and a read-only view of the transcript.
 
 The runtime owns the transcript of a run (chapter section 6.1) and hands it to the model on
-every turn. A model, buggy or adversarial, must not be able to rewrite that record. Copying
-the whole transcript on every turn would protect it, but a turn would then cost more the
-longer the run gets. Instead, each message is frozen once, when it is appended, and the model
-receives a view over the same list: the cost of a turn does not grow with the run.
+every turn. A model, buggy or adversarial, must not be able to rewrite that record. So each
+message is frozen (a deep, read-only copy) when it is recorded, and the model reads the
+transcript through a :class:`TranscriptView`, which hands out a fresh read-only copy of each
+message it is asked for: whatever is done to that copy, even through ``dict.__setitem__``,
+changes only the copy, never the run's record.
 
 Frozen values are still ``dict`` and ``list`` (subclasses), so they compare equal to plain
 ones, print like them and go through ``json.dumps`` unchanged; only mutation is refused.
@@ -80,7 +81,6 @@ def _thaw(value: Any) -> Any:
     return value
 
 
-_ALREADY_FROZEN = frozenset({bool, type(None), FrozenDict, FrozenList})
 _MAX_INT_BITS = 13_000
 """About 3,900 digits: beyond Python's default limit for turning an int into text (4,300),
 so such a number could never be printed or sent as JSON."""
@@ -99,12 +99,14 @@ def freeze(value: Any, path: str = "value") -> Any:
     """Return a deep, read-only copy of a JSON value.
 
     Input: ``None``, ``bool``, ``int``, finite ``float``, ``str``, or lists/tuples and dicts
-    (with ``str`` keys) of those. Output: the same value, with dicts as :class:`FrozenDict`
-    and lists/tuples as :class:`FrozenList`.
+    (with ``str`` keys) of those. Output: a new value, equal to the input, with dicts as
+    :class:`FrozenDict`, lists/tuples as :class:`FrozenList` and text as plain ``str``; it
+    shares no dict or list with the input (a frozen input is copied too).
 
     Raises ``ValueError`` naming where the problem is (for example
     ``arguments['days'][0] is nan``) for anything JSON cannot carry: NaN or infinity, a set, a
-    non-string key, an arbitrary object. ``path`` names the whole value in that message.
+    non-string key, text that is not valid UTF-8, an arbitrary object. ``path`` names the
+    whole value in that message.
     """
     try:
         return _freeze(value)
@@ -118,83 +120,57 @@ def freeze(value: Any, path: str = "value") -> Any:
 
 
 def _freeze(value: Any) -> Any:
-    # Exact type checks first: every message is frozen, so the common cases must be cheap.
-    kind = type(value)
-    if kind is str:
-        return value if value.isascii() else _utf8(value)
-    if kind in _ALREADY_FROZEN:
-        return value
-    if kind is int:
-        return _small_enough(value)
-    if kind is dict:
-        return _freeze_mapping(value)
-    if kind is float:
-        return _finite(value)
-    if kind is list or kind is tuple:
-        return _freeze_sequence(value)
-    # Subclasses (an IntEnum, an OrderedDict, a Mapping that is not a dict) take the slow path.
-    if isinstance(value, float):
-        return _finite(value)
-    if isinstance(value, bool):
-        return value
     if isinstance(value, str):
         return _utf8(str.__str__(value))
+    if value is None or isinstance(value, bool):
+        return value
     if isinstance(value, int):
-        return _small_enough(value)
-    if isinstance(value, Mapping):
-        return _freeze_mapping(value)
+        if value.bit_length() > _MAX_INT_BITS:
+            raise _NotJSON("is an integer too large to write as JSON text; send it as a string")
+        return value
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise _NotJSON(f"is {value!r}, which JSON cannot carry; use a finite number")
+        return value
     if isinstance(value, list | tuple):
-        return _freeze_sequence(value)
+        return FrozenList(_inside(item, index) for index, item in enumerate(value))
+    if isinstance(value, Mapping):
+        return FrozenDict({_text_key(key): _inside(item, key) for key, item in value.items()})
     raise _NotJSON(
         f"is a {type(value).__name__}, which is not a JSON value; "
         "use dicts, lists, strings, numbers, booleans or None"
     )
 
 
+def _inside(item: Any, key: str | int) -> Any:
+    """Freeze an item of a dict or list; a problem inside it names where it is."""
+    try:
+        return _freeze(item)
+    except _NotJSON as error:
+        error.where.append(f"[{key!r}]")
+        raise
+
+
+def fresh_copy(value: Any) -> Any:
+    """A new read-only copy of a value :func:`freeze` made: no dict or list in it is shared.
+
+    The value was checked when it was frozen, so it is only copied, not checked again.
+    """
+    if isinstance(value, dict):
+        return FrozenDict({key: fresh_copy(item) for key, item in value.items()})
+    if isinstance(value, list):
+        return FrozenList([fresh_copy(item) for item in value])
+    return value
+
+
 def _utf8(value: str) -> str:
-    # isascii() is O(1); only other text pays for the check.
-    if not value.isascii():
-        try:
-            value.encode("utf-8")
-        except UnicodeEncodeError:
-            raise _NotJSON(
-                f"is text that cannot be encoded as UTF-8 (a lone surrogate): {shown(value)}"
-            ) from None
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise _NotJSON(
+            f"is text that cannot be encoded as UTF-8 (a lone surrogate): {shown(value)}"
+        ) from None
     return value
-
-
-def _small_enough(value: int) -> int:
-    if value.bit_length() > _MAX_INT_BITS:
-        raise _NotJSON("is an integer too large to write as JSON text; send it as a string")
-    return value
-
-
-def _finite(value: float) -> float:
-    if not math.isfinite(value):
-        raise _NotJSON(f"is {value!r}, which JSON cannot carry; use a finite number")
-    return value
-
-
-def _freeze_mapping(value: Mapping[Any, Any]) -> FrozenDict:
-    frozen: dict[str, Any] = {}
-    for key, item in value.items():
-        if type(key) is not str or not key.isascii():
-            key = _text_key(key)
-        kind = type(item)
-        if (kind is str and item.isascii()) or kind is bool or item is None:  # the most common
-            frozen[key] = item
-            continue
-        if (kind is int and item.bit_length() <= _MAX_INT_BITS) or (
-            kind is float and math.isfinite(item)
-        ):
-            frozen[key] = item
-            continue
-        try:
-            frozen[key] = _freeze(item)
-        except _NotJSON as error:
-            error.where.append(f"[{key!r}]")
-            raise
-    return FrozenDict(frozen)
 
 
 def _text_key(key: object) -> str:
@@ -203,27 +179,14 @@ def _text_key(key: object) -> str:
     return _utf8(str.__str__(key))
 
 
-def _freeze_sequence(value: list[Any] | tuple[Any, ...]) -> FrozenList:
-    items = []
-    for index, item in enumerate(value):
-        if type(item) in _ALREADY_FROZEN:  # the usual case: a message the runtime froze
-            items.append(item)
-            continue
-        try:
-            items.append(_freeze(item))
-        except _NotJSON as error:
-            error.where.append(f"[{index}]")
-            raise
-    return FrozenList(items)
-
-
 class TranscriptView(Sequence[Message]):
     """A read-only view of a run's transcript, fixed at the length it had when it was made.
 
     What the model is given each turn: indexing, slicing, ``len`` and iteration work as on a
-    list of the first ``length`` messages; the messages are frozen, and the view has no way
-    to append or replace. Messages the run records later do not appear in it, so a model
-    that keeps the view it was handed still sees what it saw. Creating one is O(1): no copy.
+    list of the first ``length`` messages, and the view has no way to append or replace.
+    Each message read from it is a fresh read-only copy (:func:`fresh_copy`), so nothing done
+    to it reaches the record. Messages the run records later do not appear in the view, so a
+    model that keeps the view it was handed still sees what it saw.
     """
 
     __slots__ = ("_length", "_messages")
@@ -238,15 +201,15 @@ class TranscriptView(Sequence[Message]):
     def __getitem__(self, index: slice) -> list[Message]: ...
     def __getitem__(self, index: SupportsIndex | slice) -> Message | list[Message]:
         if isinstance(index, slice):
-            return [self._messages[i] for i in range(*index.indices(self._length))]
+            return [fresh_copy(self._messages[i]) for i in range(*index.indices(self._length))]
         position = range(self._length)[index]  # IndexError past the view's end
-        return self._messages[position]
+        return fresh_copy(self._messages[position])  # type: ignore[no-any-return]
 
     def __len__(self) -> int:
         return self._length
 
     def __iter__(self) -> Iterator[Message]:
-        return islice(self._messages, self._length)
+        return (fresh_copy(message) for message in islice(self._messages, self._length))
 
     def __repr__(self) -> str:
         return f"TranscriptView(<{self._length} messages>)"

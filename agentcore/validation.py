@@ -14,8 +14,6 @@ def int_at_least(name: str, value: object, minimum: int) -> int:
     Raises ``TypeError`` when ``value`` is not an ``int`` (``bool`` counts as not an int:
     ``True`` as a budget is a bug, not a 1) and ``ValueError`` when it is below ``minimum``.
     """
-    if type(value) is int and value >= minimum:  # the usual case, decided in one step
-        return value
     if isinstance(value, bool) or not isinstance(value, int):
         raise TypeError(f"{name} must be an int, got {type(value).__name__} {value!r}")
     if value < minimum:

@@ -95,6 +95,7 @@ BUILDERS: dict[str, Callable[[], BaseException]] = {
     "UnknownToolError": lambda: run_failing([call("x", name="delete_everything")]),
     "ToolArgumentsError": lambda: run_failing([call(3)]),
     "ToolExecutionError": lambda: run_failing([call("ok"), call("boom", "call-2")]),
+    "ToolError": lambda: agentcore.ToolError("No record for Atlantis; ask for a real city."),
     "MaxStepsExceeded": lambda: run_failing([call("a"), call("b", "call-2")], max_steps=1),
     "ToolBudgetExceeded": lambda: run_failing([call("a")], max_tool_calls=0),
     "ModelError": lambda: run_failing(Raising(ValueError("the model broke"))),

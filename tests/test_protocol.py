@@ -163,19 +163,6 @@ def test_provider_items_must_be_a_list_or_tuple(items: Any) -> None:
         ModelTurn(final_text="hi", provider_items=items)
 
 
-def test_a_tool_call_subclass_is_checked_as_what_it_shows() -> None:
-    class TwoFacedCall(ToolCall):
-        def __getattribute__(self, name: str) -> Any:
-            if name == "call_id" and object.__getattribute__(self, "__dict__").get("_armed"):
-                return 12
-            return object.__getattribute__(self, name)
-
-    call = TwoFacedCall("c1", "note", {"text": "a"})
-    object.__setattr__(call, "_armed", True)
-    with pytest.raises(InvalidModelTurnError, match=r"ToolCall\.call_id must be"):
-        ModelTurn(tool_calls=(call,))
-
-
 @pytest.mark.parametrize(
     "build",
     [

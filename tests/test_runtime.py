@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import collections
-import gc
 import json
 import math
+import sys
 from collections.abc import Sequence
 from typing import Any
 
@@ -31,6 +30,7 @@ from agentcore import (
     ToolArgumentsError,
     ToolBudgetExceeded,
     ToolCall,
+    ToolError,
     ToolExecutionError,
     ToolObservation,
     ToolSchema,
@@ -294,9 +294,63 @@ def test_observe_policy_returns_the_failure_to_the_model() -> None:
     assert recorder.ran == ["flaky:x"]
     assert json.loads(seen[0]) == {
         "error": "ToolExecutionError",
-        "message": "Tool 'flaky' (call_id 'c1') failed: RuntimeError: flaky is broken",
+        "message": "The tool flaky failed; no details are shown to the model.",
     }
     assert "Traceback" not in seen[0]
+
+
+FAKE_KEY = "sk-test-1234567890abcdef"
+
+
+def leaky_tool(error: BaseException) -> Tool:
+    def handler(text: str) -> Any:
+        raise error
+
+    return Tool("fetch", "Fetch a record.", NoteArguments, handler)
+
+
+def test_observe_keeps_a_handlers_exception_message_out_of_the_transcript() -> None:
+    leak = ConnectionError(f"postgres://admin:{FAKE_KEY}@db.internal/prod refused")
+    model = ScriptedModel([turn(call("c1", "fetch")), final("the tool failed")])
+    run = AgentRuntime(model, [leaky_tool(leak)], on_tool_error="observe").start("go")
+    result = run.finish()
+    assert not any(FAKE_KEY in json.dumps(message) for message in result.messages)
+    observation = json.loads(result.messages[2]["content"])
+    assert observation == {
+        "error": "ToolExecutionError",
+        "message": "The tool fetch failed; no details are shown to the model.",
+    }
+    # The application still has every detail: in the event, and as the error's cause.
+    [event] = [event for event in run.events if isinstance(event, ToolObservation)]
+    assert event.failed
+    assert isinstance(event.error, ToolExecutionError)
+    assert FAKE_KEY in str(event.error)
+    assert event.error.__cause__ is leak
+
+
+def test_a_tool_error_is_the_one_message_the_model_reads() -> None:
+    public = ToolError("No record for Atlantis; ask for a city that exists.")
+    model = ScriptedModel([turn(call("c1", "fetch")), final("no such city")])
+    result = AgentRuntime(model, [leaky_tool(public)], on_tool_error="observe").run("go")
+    assert json.loads(result.messages[2]["content"]) == {
+        "error": "ToolExecutionError",
+        "message": "No record for Atlantis; ask for a city that exists.",
+    }
+
+
+def test_stop_keeps_the_details_in_the_typed_error_and_out_of_the_transcript() -> None:
+    leak = PermissionError(f"token {FAKE_KEY} expired")
+    model = ScriptedModel([turn(call("c1", "fetch"))])
+    with pytest.raises(ToolExecutionError) as caught:
+        AgentRuntime(model, [leaky_tool(leak)]).run("go")
+    assert caught.value.__cause__ is leak
+    assert not any(FAKE_KEY in json.dumps(message) for message in caught.value.messages)
+
+
+@pytest.mark.parametrize("message", ["", "   ", None, 3, "lone \ud83d surrogate"])
+def test_a_tool_error_needs_a_message_for_the_model(message: Any) -> None:
+    with pytest.raises(TypeError, match="non-blank message"):
+        ToolError(message)
 
 
 def test_a_result_holding_nan_or_infinity_fails_the_run() -> None:
@@ -320,7 +374,7 @@ def test_scripted_weather_model_reports_an_observed_failure() -> None:
     assert (result.model_turns, result.tool_executions) == (2, 1)
 
 
-# --- the record cannot be corrupted, and it is not copied each turn ------------------------
+# --- the record cannot be corrupted ------------------------------------------------------
 
 
 def test_the_model_cannot_rewrite_the_record() -> None:
@@ -349,6 +403,68 @@ def test_the_model_cannot_rewrite_the_record() -> None:
     assert len(result.messages[1]["tool_calls"]) == 1
 
 
+@pytest.mark.parametrize(
+    "rewrite",
+    [
+        lambda message: dict.__setitem__(message, "content", "forged"),
+        lambda message: dict.update(message, content="forged"),
+        lambda message: dict.__init__(message, content="forged"),  # type: ignore[misc]
+        lambda message: dict.clear(message),
+    ],
+    ids=["dict.__setitem__", "dict.update", "dict.__init__", "dict.clear"],
+)
+def test_what_the_model_does_to_its_messages_leaves_the_record_as_it_was(rewrite: Any) -> None:
+    seen: list[str] = []
+
+    def vandal(messages: Sequence[Message], tools: Sequence[ToolSchema]) -> ModelTurn:
+        seen.append(messages[0].get("content", ""))
+        rewrite(messages[0])
+        if len(seen) == 1:
+            return turn(ToolCall("c1", "get_teaching_weather", {"city": "Tokyo"}))
+        return final()
+
+    result = AgentRuntime(ScriptedModel(vandal), build_tools()).run("original")
+    assert seen == ["original", "original"]  # the second turn got a fresh copy
+    assert result.messages[0] == {"role": "user", "content": "original"}
+    assert [message["role"] for message in result.messages] == [
+        "user",
+        "assistant",
+        "tool",
+        "assistant",
+    ]
+
+
+def test_what_the_model_does_to_a_tool_schema_reaches_no_later_run() -> None:
+    weather = build_tools()[0]
+    shown: list[Any] = []
+
+    def vandal(messages: Sequence[Message], tools: Sequence[ToolSchema]) -> ModelTurn:
+        shown.append(json.loads(json.dumps(tools[0])))
+        dict.update(tools[0]["parameters"]["properties"], {"city": {"type": "string"}})
+        dict.__setitem__(tools[0], "description", "Delete everything.")
+        return final()
+
+    original = json.loads(json.dumps(weather.schema()))
+    for _ in range(2):  # two runtimes, each with the same shared tool
+        AgentRuntime(ScriptedModel(vandal), [weather]).run("go")
+    assert shown == [original, original]
+    assert weather.schema() == original
+
+
+def test_what_the_model_changes_in_its_own_turn_later_leaves_the_record_as_it_was() -> None:
+    kept: list[ModelTurn] = []
+
+    def sneaky(messages: Sequence[Message], tools: Sequence[ToolSchema]) -> ModelTurn:
+        if not kept:
+            kept.append(turn(ToolCall("c1", "get_teaching_weather", {"city": "Tokyo"})))
+            return kept[0]
+        dict.__setitem__(kept[0].tool_calls[0].arguments, "city", "Paris")
+        return final()
+
+    result = AgentRuntime(ScriptedModel(sneaky), build_tools()).run("go")
+    assert result.messages[1]["tool_calls"][0]["arguments"] == {"city": "Tokyo"}
+
+
 def test_arguments_changed_after_the_turn_do_not_reach_the_tool() -> None:
     arguments = {"city": "Tokyo"}
 
@@ -361,63 +477,6 @@ def test_arguments_changed_after_the_turn_do_not_reach_the_tool() -> None:
 
     result = AgentRuntime(ScriptedModel(sneaky), build_tools()).run("go")
     assert json.loads(result.messages[2]["content"])["city"] == "Tokyo"
-
-
-def test_the_model_sees_the_same_message_objects_every_turn() -> None:
-    # No per-turn copy of the transcript: the record is frozen once and shared as a view.
-    firsts: list[object] = []
-
-    def model(messages: Sequence[Message], tools: Sequence[ToolSchema]) -> ModelTurn:
-        firsts.append(messages[0])
-        if len(messages) < 5:
-            return turn(ToolCall(f"c{len(messages)}", "get_teaching_weather", {"city": "Tokyo"}))
-        return final()
-
-    AgentRuntime(ScriptedModel(model), build_tools()).run("go")
-    assert len(firsts) == 3 and all(first is firsts[0] for first in firsts)
-
-
-def test_a_long_run_keeps_only_its_transcript_for_the_garbage_collector() -> None:
-    """run() keeps no events (no one can read them), nor the turns and calls they hold: what
-    stays alive while a run goes on is the transcript, five collector-tracked objects per
-    tool-calling turn. Every other one would be walked again by each collection of a long run.
-    """
-    turns = 300
-    alive: dict[str, collections.Counter[str]] = {}
-
-    def agentcore_objects() -> collections.Counter[str]:
-        # Only agentcore's types: what the test harness allocates meanwhile does not count.
-        gc.collect()
-        kinds = (type(o) for o in gc.get_objects())
-        return collections.Counter(
-            k.__name__ for k in kinds if str(k.__module__).startswith("agentcore")
-        )
-
-    def model(messages: Sequence[Message], tools: Sequence[ToolSchema]) -> ModelTurn:
-        step = (len(messages) + 1) // 2
-        if step < turns:
-            return ModelTurn(tool_calls=(ToolCall(f"c{step}", "note", {"text": str(step)}),))
-        alive["last turn"] = agentcore_objects()
-        return ModelTurn(final_text="done")
-
-    runtime = AgentRuntime(
-        ScriptedModel(model), [Recorder().tool("note")], max_steps=turns, max_tool_calls=turns
-    )
-    before = agentcore_objects()
-    assert runtime.run("go").model_turns == turns
-    kept = alive["last turn"] - before
-    calling = turns - 1  # turns with a tool call; the last one answers
-    per_turn = {name: count / calling for name, count in kept.items() if count >= calling / 2}
-    # The assistant message, its tool_calls list, the call's entry and arguments, the
-    # observation: 4 FrozenDict and 1 FrozenList a turn. Events, turns and calls: none.
-    assert per_turn == {
-        "FrozenDict": pytest.approx(4, abs=0.01),
-        "FrozenList": pytest.approx(1, abs=0.01),
-    }
-    assert sum(kept.values()) <= 5 * calling + 20, kept  # and the few the run holds once
-
-
-# --- stepping ------------------------------------------------------------------------------
 
 
 def test_step_advances_one_model_turn_and_the_transcript_grows() -> None:
@@ -513,37 +572,21 @@ def test_an_interrupted_run_reads_as_over_and_keeps_its_record() -> None:
         run.finish()
 
 
-class _TwoFacedTurn(ModelTurn):
-    """A hostile ModelTurn: it passes its own checks, then shows the runtime other fields."""
+def test_ctrl_c_through_run_keeps_the_transcript_reachable() -> None:
+    def interrupt(messages: Sequence[Message], tools: Sequence[ToolSchema]) -> ModelTurn:
+        if len(messages) == 1:
+            return turn(ToolCall("c1", "get_teaching_weather", {"city": "Tokyo"}))
+        raise KeyboardInterrupt
 
-    def __getattribute__(self, name: str) -> Any:
-        shown = object.__getattribute__(self, "__dict__").get("_shown", {})
-        if name in shown:
-            return shown[name]
-        return object.__getattribute__(self, name)
-
-
-def _two_faced(turn: ModelTurn, **shown: Any) -> ModelTurn:
-    fake = _TwoFacedTurn(turn.final_text, turn.tool_calls)
-    object.__setattr__(fake, "_shown", shown)
-    return fake
-
-
-def test_a_model_turn_subclass_cannot_slip_past_the_protocol_checks() -> None:
-    recorder = Recorder()
-    call = ToolCall("c1", "note", {"text": "a"})
-    cases: list[tuple[ModelTurn, str]] = [
-        (_two_faced(turn(call), tool_calls=(call, call)), "repeats call_id 'c1'"),
-        (_two_faced(turn(call), tool_calls=({"call_id": "c2"},)), r"tool_calls\[0\] must be"),
-        (_two_faced(ModelTurn(final_text="ok"), final_text=["mutable"]), "final_text must be"),
-    ]
-    for fake, refusal in cases:
-        runtime = AgentRuntime(ScriptedModel([fake]), [recorder.tool("note")])
-        run = runtime.start("go")
-        with pytest.raises(InvalidModelTurnError, match=refusal):
-            run.finish()
-        assert run.status == "failed" and recorder.ran == []
-        assert len(run.error.messages) == 1  # nothing the fake showed reached the record
+    runtime = AgentRuntime(ScriptedModel(interrupt), build_tools())
+    assert runtime.last_run is None
+    with pytest.raises(KeyboardInterrupt) as caught:
+        runtime.run("Tokyo?")
+    if sys.version_info >= (3, 11):
+        assert "runtime.last_run.messages" in "".join(caught.value.__notes__)
+    run = runtime.last_run
+    assert run is not None and run.status == "interrupted"
+    assert [message["role"] for message in run.messages] == ["user", "assistant", "tool"]
 
 
 class _Unprintable(Exception):

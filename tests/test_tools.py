@@ -147,6 +147,32 @@ def test_registry_refuses_a_tool_it_does_not_hold() -> None:
     assert "get_teaching_weather, celsius_to_fahrenheit" in str(caught.value)
 
 
+@pytest.mark.parametrize(
+    ("requested", "differs"),
+    [
+        ("get_t\u0435aching_weather", "U+0435 CYRILLIC SMALL LETTER IE where it has U+0065"),
+        ("get_teaching_\uff57eather", "U+FF57 FULLWIDTH LATIN SMALL LETTER W where it has U+0077"),
+    ],
+    ids=["cyrillic-e", "fullwidth-w"],
+)
+def test_a_look_alike_tool_name_shows_the_code_points_that_differ(
+    requested: str, differs: str
+) -> None:
+    registry = ToolRegistry(build_tools())
+    with pytest.raises(UnknownToolError) as caught:
+        registry.prepare(ToolCall("call-1", requested, {"city": "Tokyo"}))
+    message = str(caught.value)
+    assert "The closest registered name is 'get_teaching_weather'" in message
+    assert differs in message
+
+
+def test_a_misspelt_ascii_tool_name_names_the_closest_one() -> None:
+    with pytest.raises(
+        UnknownToolError, match=r"closest registered name is .get_teaching_weather.\. Check"
+    ):
+        ToolRegistry(build_tools()).prepare(ToolCall("call-1", "get_teching_weather", {}))
+
+
 def test_registry_never_looks_in_globals() -> None:
     # A function with the requested name exists in this module; the registry ignores it.
     registry = ToolRegistry([])

@@ -80,3 +80,17 @@ def test_the_view_stays_at_the_length_it_was_made_with() -> None:
     with pytest.raises(IndexError):
         view[1]
     assert view[::-1] == [{"role": "user", "content": "hi"}]
+
+
+def test_every_message_read_from_the_view_is_a_fresh_copy() -> None:
+    record: list[Any] = [freeze({"role": "user", "content": "hi", "parts": [{"n": 1}]})]
+    view = TranscriptView(record)
+    dict.__setitem__(view[0], "content", "forged")
+    list.append(view[0]["parts"], {"n": 2})
+    for message in view:
+        dict.update(message, role="system")
+    dict.clear(view[0:1][0])
+    assert record == [{"role": "user", "content": "hi", "parts": [{"n": 1}]}]
+    assert view[0] == record[0] and view[0] is not record[0]
+    with pytest.raises(TypeError, match="read-only"):
+        view[0]["content"] = "forged"

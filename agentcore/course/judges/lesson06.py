@@ -62,7 +62,7 @@ from agentcore.errors import (
 from agentcore.protocol import ModelTurn, ToolCall
 from agentcore.runtime import AgentRun, AgentRuntime
 from agentcore.scripted import ScriptedModel
-from agentcore.tools import Tool
+from agentcore.tools import Tool, call_handler
 
 _RUNTIME_SOURCE_HASH = hashlib.sha256(inspect.getsource(_runtime_module).encode()).hexdigest()
 _RUNTIME_CLASSES = (AgentRuntime, AgentRun)
@@ -342,7 +342,9 @@ def states_description(answer: str, fahrenheit: float, description: str) -> bool
 
 def reference_description(temperature_f: float) -> str:
     """The description the package's own ``describe_temperature`` gives ``temperature_f``."""
-    return str(DESCRIBE_TEMPERATURE_TOOL.handler(temperature_f)["description"])
+    tool = DESCRIBE_TEMPERATURE_TOOL
+    arguments = tool.validate({"temperature_f": temperature_f})
+    return str(call_handler(tool, arguments)["description"])
 
 
 class ReminderArguments(BaseModel):

@@ -135,8 +135,9 @@ class Player:
         if op == "execute":
             tool = self.kept[message["handle"]]
             validated = self.kept[message["arguments"]]
-            fields = {name: getattr(validated, name) for name in type(validated).model_fields}
-            return {"value": self.describe(tool.handler(**fields))}
+            from agentcore.tools import call_handler
+
+            return {"value": self.describe(call_handler(tool, validated))}
         if op == "replace_list":
             target = names[message["name"]]
             if not isinstance(target, list):

@@ -42,8 +42,8 @@ from typing import Any, ClassVar
 from pydantic import BaseModel, ConfigDict, ValidationError, create_model
 
 from agentcore.course.judges import core, wire
-from agentcore.errors import ToolArgumentsError, ToolExecutionError, message_of
-from agentcore.tools import Tool, observation_text
+from agentcore.errors import ToolArgumentsError
+from agentcore.tools import Tool, handler_failure, observation_text
 from agentcore.transcript import freeze
 
 SETUP_TIME_LIMIT_SECONDS = 120.0
@@ -338,8 +338,7 @@ class RemoteTool(Tool, core.Remote):
             error = wire.rebuild_error(reply["raised"])
             if isinstance(error, KeyboardInterrupt):
                 raise error
-            problem = f"{type(error).__name__}: {message_of(error)}"
-            raise ToolExecutionError(self.name, f"failed: {problem}", call_id=call_id) from error
+            raise handler_failure(self.name, error, call_id) from error
         return observation_text(self.name, link.rebuild(reply.get("value")), call_id)
 
 
