@@ -4,7 +4,7 @@
   (any ``BaseException``, a time limit), plain-data comparison, and ``verdict`` / ``check`` /
   ``accepted``.
 * :mod:`.runs`: the runs the judges share (the runtime driven by scripted models).
-* ``lesson00`` ... ``lesson06_appendix``: each lesson's exercises, registered by name in
+* ``lesson00`` ... ``lesson07``: each lesson's exercises, registered by name in
   :data:`.core.EXERCISES` when imported (importing this package imports them all).
 
 Lessons import these names from :mod:`agentcore.course.checks`.
@@ -23,6 +23,7 @@ from agentcore.course.judges import (  # noqa: F401  (each registers its exercis
     lesson05_local_model,
     lesson06,
     lesson06_appendix,
+    lesson07,
 )
 from agentcore.course.judges.core import (
     EXERCISES,
