@@ -23,7 +23,7 @@ from agentcore.course.judges.core import (
     written_key,
 )
 from agentcore.course.teaching_tools import CONVERSION_TOOL
-from agentcore.course.text import LANGUAGES
+from agentcore.course.text import current_language
 from agentcore.course.tool_choice import (
     TEACHING_RECORD_TOOL,
     CarelessChooser,
@@ -33,27 +33,15 @@ from agentcore.course.tool_choice import (
 )
 
 
-def _language_of(tasks: Any) -> str | None:
-    """The language whose task set ``tasks`` is, or ``None`` when it is neither."""
-    for language in LANGUAGES:
-        if isinstance(tasks, list) and tasks == load_tasks(language):
-            return language
-    return None
-
-
-@exercise(
-    "better_descriptions",
-    ("weather_description", "conversion_description"),
-    needs={"TASKS": "07_tasks"},
-)
+@exercise("better_descriptions", ("weather_description", "conversion_description"))
 def better_descriptions(ns: Namespace) -> Judgement:
-    """``weather_description`` and ``conversion_description``: non-blank ``str``s. With them on
-    ``get_teaching_weather_record`` and ``celsius_to_fahrenheit``, the keyword chooser gets
-    every task of the lesson's task set (``TASKS``, in the lesson's language) right: the right
-    tool with the right arguments, or no tool where none is needed."""
-    language = _language_of(ns["TASKS"])
-    if language is None:
-        return False, "tasks_changed", {}
+    """``weather_description`` and ``conversion_description``: non-blank ``str``s.
+
+    With them on ``get_teaching_weather_record`` and ``celsius_to_fahrenheit``, the keyword
+    chooser gets every task of the lesson's task set (:func:`load_tasks` in the lesson's
+    language) right: the right tool with the right arguments, or no tool where none is needed.
+    """
+    language = current_language()  # the lesson's: set by set_language, in a grade too
     descriptions = {}
     for name in ("weather_description", "conversion_description"):
         value = ns[name]
@@ -64,7 +52,7 @@ def better_descriptions(ns: Namespace) -> Judgement:
         dataclasses.replace(TEACHING_RECORD_TOOL, description=descriptions["weather_description"]),
         dataclasses.replace(CONVERSION_TOOL, description=descriptions["conversion_description"]),
     ]
-    report = evaluate(KeywordChooser, tools, load_tasks(language))  # type: ignore[arg-type]
+    report = evaluate(KeywordChooser, tools, load_tasks(language))
     wrong = [o.task.id for o in report.outcomes if not _right(o)]
     if wrong:
         return False, "descriptions_wrong", {"tasks": ", ".join(wrong)}
