@@ -89,3 +89,28 @@ def test_bad_input_is_refused_clearly() -> None:
         evaluate(KeywordChooser(), [TEACHING_RECORD_TOOL])  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="list of Tool"):
         evaluate(KeywordChooser, ["get_weather"])  # type: ignore[list-item]
+
+
+def test_the_careless_prediction_is_the_same_in_the_chinese_lesson() -> None:
+    """Lesson 07's prediction exercise is judged on one reference run; the zh-CN lesson's own
+    descriptions must give the same counts over the Chinese task set."""
+    from agentcore.course.judges.lesson07 import careless_reference
+
+    tools = [
+        dataclasses.replace(
+            TEACHING_RECORD_TOOL,
+            description="读取课程固定的教学天气记录：某个城市的温度和天气状况。不用于实时天气或当前天气。",
+        ),
+        dataclasses.replace(CONVERSION_TOOL, description="把摄氏温度（°C）换算成华氏温度（°F）。"),
+    ]
+    assert evaluate(KeywordChooser, tools, load_tasks("zh-CN")).metrics["selection"] == 1.0
+    report = evaluate(CarelessChooser, tools, load_tasks("zh-CN"))
+    assert (
+        careless_reference()
+        == {
+            "tasks right": sum(o.right_tool for o in report.outcomes),
+            "unnecessary calls": int(report.metrics["unnecessary calls"]),
+            "recovered": sum(o.recovered for o in report.outcomes),
+        }
+        == {"tasks right": 4, "unnecessary calls": 2, "recovered": 0}
+    )
