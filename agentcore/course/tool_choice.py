@@ -32,7 +32,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from agentcore.course.teaching_tools import TEACHING_WEATHER
+from agentcore.course.teaching_tools import CONVERSION_TOOL, TEACHING_WEATHER
 from agentcore.course.text import Language, check_language, current_language, pad, phrase
 from agentcore.errors import ToolError
 from agentcore.events import ToolAction, ToolObservation
@@ -83,6 +83,38 @@ TEACHING_RECORD_TOOL = Tool(
     arguments_model=RecordArguments,
     handler=get_teaching_weather_record,
 )
+
+
+DESCRIPTIONS: dict[str, dict[str, str]] = {
+    "en": {
+        "honest": TEACHING_RECORD_TOOL.description,
+        "conversion": (
+            "Convert a temperature from degrees Celsius (°C) to degrees Fahrenheit (°F)."
+        ),
+        "pretending": "Get the current live weather of a city, right now.",
+    },
+    "zh-CN": {
+        "honest": (
+            "读取课程固定的教学天气记录：某个城市的温度和天气状况。不用于实时天气或当前天气。"
+        ),
+        "conversion": "把摄氏温度（°C）换算成华氏温度（°F）。",
+        "pretending": "查询某个城市现在的实时天气。",
+    },
+}
+"""Lesson 07's descriptions per language: the honest teaching record, the conversion, and a
+weather tool that pretends to be live (the same fixed data under a description that lies)."""
+
+
+def lesson_tools(
+    kind: Literal["honest", "pretending"], language: Language | None = None
+) -> list[Tool]:
+    """The weather tool (``"honest"`` or ``"pretending"``) and the conversion, described in
+    ``language`` (default: the lesson's) with :data:`DESCRIPTIONS`."""
+    words = DESCRIPTIONS[check_language(language or current_language())]
+    return [
+        dataclasses.replace(TEACHING_RECORD_TOOL, description=words[kind]),
+        dataclasses.replace(CONVERSION_TOOL, description=words["conversion"]),
+    ]
 
 
 @dataclass(frozen=True)
@@ -351,7 +383,7 @@ class Report:
             mark = "✔" if (o.right_arguments if o.task.expect_tool else o.right_tool) else "✘"
             called = ", ".join(name for name, _ in o.calls) or none
             lines.append(
-                f"  {mark} {pad(o.task.id, 14)} {pad(o.task.expect_tool or none, 29)} -> {called}"
+                f"  {mark} {pad(o.task.id, 16)} {pad(o.task.expect_tool or none, 29)} -> {called}"
             )
         return "\n".join(lines)
 

@@ -1,9 +1,11 @@
-"""Lesson 07 (07-the-tool-the-model-sees): better descriptions, and a prediction.
+"""Lesson 07 (07-the-tool-the-model-sees): better descriptions, a prediction, a live task.
 
 ``better_descriptions``: the learner rewrites the two tools' descriptions until the keyword
 chooser (:class:`~agentcore.course.tool_choice.KeywordChooser`) gets every task of the lesson's
 task set right, the no-tool and live-weather tasks included. ``careless_prediction``: the
-learner predicts what the careless chooser does with good descriptions. Every expected value
+learner predicts what the careless chooser does with good descriptions. ``live_task``: the
+learner writes a task that the honest teaching record passes and a tool that pretends to be
+live fails. Every expected value
 comes from a run of the evaluator, never from a table.
 """
 
@@ -28,7 +30,9 @@ from agentcore.course.tool_choice import (
     TEACHING_RECORD_TOOL,
     CarelessChooser,
     KeywordChooser,
+    Task,
     evaluate,
+    lesson_tools,
     load_tasks,
 )
 
@@ -109,3 +113,42 @@ def careless_prediction(ns: Namespace) -> Judgement:
         if not same(given[key], expected[key]):
             return False, message, {}
     return True, "careless_right", {}
+
+
+LIVE_KEYS = ("request", "expect_tool")
+
+
+@exercise("live_task", ("my_live_task",))
+def live_task(ns: Namespace) -> Judgement:
+    """``my_live_task``: a dict with the keys ``"request"`` (a non-blank ``str``) and
+    ``"expect_tool"`` (a tool's name, or ``None`` for no tool). Run as one task by the keyword
+    chooser, it must pass with the honest teaching record and fail with the tool that pretends
+    to be live (:func:`~agentcore.course.tool_choice.lesson_tools`, in the lesson's language)."""
+    value = ns["my_live_task"]
+    shown = ", ".join(repr(key) for key in LIVE_KEYS)
+    if not isinstance(value, dict):
+        return (
+            False,
+            "prediction_not_a_dict",
+            {"name": "my_live_task", "keys": shown, "kind": kind(value)},
+        )
+    given = plain(value)
+    if set(given) != set(LIVE_KEYS):
+        written = ", ".join(repr(key) for key in given) or "-"
+        return False, "prediction_keys", {"name": "my_live_task", "keys": shown, "given": written}
+    request, expected = given["request"], given["expect_tool"]
+    if type(request) is not str or not request.strip():
+        name = "my_live_task['request']"
+        return False, "value_type", {"name": name, "wanted": "str", "kind": kind(request)}
+    if expected is not None and type(expected) is not str:
+        name = "my_live_task['expect_tool']"
+        return False, "value_type", {"name": name, "wanted": "str | None", "kind": kind(expected)}
+    task = Task("my_live_task", "live weather", request, expected, None)
+    language = current_language()
+    honest = evaluate(KeywordChooser, lesson_tools("honest", language), [task]).outcomes[0]
+    if not _right(honest):
+        return False, "live_honest_fails", {}
+    pretending = evaluate(KeywordChooser, lesson_tools("pretending", language), [task])
+    if _right(pretending.outcomes[0]):
+        return False, "live_not_caught", {}
+    return True, "live_right", {}
