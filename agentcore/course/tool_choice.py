@@ -53,8 +53,13 @@ KINDS = (
 )
 """The kinds of task the set covers (each task's ``kind``)."""
 
-CITY_WORDS = {"东京": "Tokyo", "巴黎": "Paris"}
-"""Chinese city names the choosers read as the schema's English enum values."""
+_DATA: dict[str, Any] = json.loads(
+    files("agentcore.course").joinpath("tool_choice_tasks.json").read_text("utf-8")
+)
+"""``tool_choice_tasks.json``: the tasks, the lesson's descriptions and the choosers' words."""
+
+CITY_WORDS: dict[str, str] = _DATA["city_words"]
+"""City names in the lessons' other language that the choosers read as the schema's enum values."""
 
 
 class RecordArguments(BaseModel):
@@ -85,24 +90,10 @@ TEACHING_RECORD_TOOL = Tool(
 )
 
 
-DESCRIPTIONS: dict[str, dict[str, str]] = {
-    "en": {
-        "honest": TEACHING_RECORD_TOOL.description,
-        "conversion": (
-            "Convert a temperature from degrees Celsius (°C) to degrees Fahrenheit (°F)."
-        ),
-        "pretending": "Get the current live weather of a city, right now.",
-    },
-    "zh-CN": {
-        "honest": (
-            "读取课程固定的教学天气记录：某个城市的温度和天气状况。不用于实时天气或当前天气。"
-        ),
-        "conversion": "把摄氏温度（°C）换算成华氏温度（°F）。",
-        "pretending": "查询某个城市现在的实时天气。",
-    },
-}
-"""Lesson 07's descriptions per language: the honest teaching record, the conversion, and a
-weather tool that pretends to be live (the same fixed data under a description that lies)."""
+DESCRIPTIONS: dict[str, dict[str, str]] = _DATA["descriptions"]
+"""Lesson 07's descriptions per language (``"honest"``, ``"conversion"``, ``"pretending"``): the
+honest teaching record, the conversion, and a weather tool that pretends to be live (the same
+fixed data under a description that lies). Kept in ``tool_choice_tasks.json``."""
 
 
 def lesson_tools(
@@ -141,9 +132,7 @@ def load_tasks(language: Language | None = None) -> list[Task]:
     unknown language.
     """
     language = check_language(language or current_language())
-    data = json.loads(
-        files("agentcore.course").joinpath("tool_choice_tasks.json").read_text("utf-8")
-    )
+    data = _DATA
     return [
         Task(
             id=entry["id"],
@@ -187,7 +176,7 @@ STOP_WORDS = frozenset(
         "when",
     ]
 )
-NOT_FOR = re.compile(r"\bnot for\b|不用于", re.IGNORECASE)
+NOT_FOR = re.compile("|".join(re.escape(words) for words in _DATA["not_for"]), re.IGNORECASE)
 """Where a description starts to say what the tool is not for."""
 CJK_RUN = re.compile(r"[\u4e00-\u9fff]+")
 LATIN = re.compile(r"°[a-z]|[a-z][a-z']{2,}")
@@ -205,7 +194,8 @@ def terms(text: str) -> set[str]:
 
 def score(description: str, request: str) -> int:
     """How well ``description`` fits ``request``: +1 for each term they share, -2 for each term
-    of the description's "not for" part (``Not for ...`` / ``不用于...``) found in the request."""
+    of the description's "not for" part (from ``Not for``, or its Chinese twin: :data:`NOT_FOR`)
+    found in the request."""
     parts = NOT_FOR.split(description, maxsplit=1)
     positive = terms(parts[0])
     negative = terms(parts[1]) - positive if len(parts) > 1 else set()
