@@ -48,10 +48,10 @@ def test_my_work_speaks_chinese_under_zh_cn(
         monkeypatch.setenv(variable, value)
     assert lessons_script.main(["my-work", *argv]) == 0
     copied = capsys.readouterr().out
-    assert copied.count("已复制 notebooks/") == 22
+    assert copied.count("已复制 notebooks/") == 24
     assert lessons_script.main(["my-work", *argv]) == 0  # the copies exist now: kept
     kept = capsys.readouterr().out
-    assert kept.count("保留了 ") == 22 and "--force" in kept
+    assert kept.count("保留了 ") == 24 and "--force" in kept
     assert chinese_only(copied + kept) == []
 
 
@@ -64,8 +64,8 @@ def test_my_work_speaks_english_otherwise(
     lessons_script.main(["my-work"])
     lessons_script.main(["my-work"])
     output = capsys.readouterr().out
-    assert output.count("copied notebooks/") == 22
-    assert output.count("(exists; --force replaces it)") == 22
+    assert output.count("copied notebooks/") == 24
+    assert output.count("(exists; --force replaces it)") == 24
     assert not CJK.search(output.replace("简体中文", ""))
 
 

@@ -54,6 +54,7 @@ LESSON_FILES = [
     "04-scripted-model-and-tests.ipynb",
     "05-deepseek-adapter.ipynb",
     "06-experiments.ipynb",
+    "07-the-tool-the-model-sees.ipynb",
 ]
 LEARNER = [path for language in LANGUAGES for path in lessons(language)]
 SOLUTIONS = [path for language in LANGUAGES for path in solutions(language)]

@@ -130,7 +130,7 @@ def test_present_names_the_lesson_not_its_appendix_and_refuses_an_unknown_one() 
         slides.NOTEBOOKS / "zh-CN"
     )
     with pytest.raises(ValueError, match="01-the-loop"):
-        slides.lesson_source("07", "en")
+        slides.lesson_source("08", "en")
 
 
 def test_the_presentation_copy_is_outside_the_tracked_notebooks(tmp_path: Path) -> None:

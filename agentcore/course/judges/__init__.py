@@ -4,7 +4,7 @@
   (any ``BaseException``, a time limit), plain-data comparison, and ``verdict`` / ``check`` /
   ``accepted``.
 * :mod:`.runs`: the runs the judges share (the runtime driven by scripted models).
-* ``lesson00`` ... ``lesson06_appendix``: each lesson's exercises, registered by name in
+* ``lesson00`` ... ``lesson07``: each lesson's exercises, registered by name in
   :data:`.core.EXERCISES` when imported.
 
 Importing this package imports no judge: the first of its names read (``EXERCISES``,
@@ -30,6 +30,7 @@ LESSONS = (
     "lesson05_local_model",
     "lesson06",
     "lesson06_appendix",
+    "lesson07",
 )
 """The lesson modules, each of which registers its exercises when imported."""
 
