@@ -249,18 +249,42 @@ class ToolError(Exception):
     section 3).
 
     Raises ``TypeError`` for a ``public_message`` that is not a non-blank ``str`` that is
-    valid UTF-8 (so a handler that builds a bad one fails with the fixed sentence instead).
+    valid UTF-8 (so a handler that builds a bad one fails with the fixed sentence instead). A
+    subclass may write its own ``__init__``: the message is the exception's first argument, as
+    for any exception, read by :attr:`public_message`.
     """
 
     def __init__(self, public_message: str) -> None:
-        text = public_message if isinstance(public_message, str) else ""
-        if not text.strip() or text.encode("utf-8", "replace").decode() != text:
+        if _model_text(public_message) is None:
             raise TypeError(
                 "ToolError takes a non-blank message for the model, valid UTF-8, got "
                 f"{shown(public_message)}"
             )
         super().__init__(public_message)
-        self.public_message = public_message
+
+    @property
+    def public_message(self) -> str | None:
+        """The message the model may read: the first argument, cut to
+        ``PUBLIC_MESSAGE_LIMIT`` characters (it is re-sent every turn); ``None`` if there is
+        none or it is not non-blank, valid UTF-8 text (then the model reads the fixed
+        sentence)."""
+        return _model_text(self.args[0]) if self.args else None
+
+
+PUBLIC_MESSAGE_LIMIT = 1_000
+"""The most characters of a :class:`ToolError`'s message the model is shown."""
+
+
+def _model_text(value: object) -> str | None:
+    """``value`` as text for the model (cut to ``PUBLIC_MESSAGE_LIMIT``), or ``None``."""
+    if not isinstance(value, str) or not value.strip():
+        return None
+    if value.encode("utf-8", "replace").decode() != value:  # a lone surrogate is not text
+        return None
+    text = str(value)  # a str subclass's own methods never run again
+    if len(text) <= PUBLIC_MESSAGE_LIMIT:
+        return text
+    return text[: PUBLIC_MESSAGE_LIMIT - 1] + "…"
 
 
 class ToolExecutionError(AgentRuntimeError):

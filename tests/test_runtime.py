@@ -37,6 +37,7 @@ from agentcore import (
     UnknownToolError,
     build_tools,
 )
+from agentcore.errors import PUBLIC_MESSAGE_LIMIT
 
 
 class NoteArguments(BaseModel):
@@ -345,6 +346,36 @@ def test_stop_keeps_the_details_in_the_typed_error_and_out_of_the_transcript() -
         AgentRuntime(model, [leaky_tool(leak)]).run("go")
     assert caught.value.__cause__ is leak
     assert not any(FAKE_KEY in json.dumps(message) for message in caught.value.messages)
+
+
+class CityUnknown(ToolError):
+    """A learner's own ToolError, with an __init__ of its own that never calls ToolError's."""
+
+    def __init__(self, city: str) -> None:
+        Exception.__init__(self, f"No weather record for {city}; ask for another city.")
+
+
+@pytest.mark.parametrize("policy", ["stop", "observe"])
+def test_a_tool_error_subclass_with_its_own_init_fails_the_call_as_any_tool_error(
+    policy: Any,
+) -> None:
+    model = ScriptedModel([turn(call("c1", "fetch")), final("no such city")])
+    runtime = AgentRuntime(model, [leaky_tool(CityUnknown("Atlantis"))], on_tool_error=policy)
+    if policy == "stop":
+        with pytest.raises(ToolExecutionError) as caught:
+            runtime.run("go")
+        assert caught.value.public_message.startswith("No weather record for Atlantis")
+        return
+    observation = json.loads(runtime.run("go").messages[2]["content"])
+    assert observation["message"] == "No weather record for Atlantis; ask for another city."
+
+
+def test_a_long_tool_error_is_cut_before_the_model_reads_it_every_turn() -> None:
+    model = ScriptedModel([turn(call("c1", "fetch")), final("too long")])
+    tool = leaky_tool(ToolError("x" * 20_000))
+    result = AgentRuntime(model, [tool], on_tool_error="observe").run("go")
+    message = json.loads(result.messages[2]["content"])["message"]
+    assert len(message) == PUBLIC_MESSAGE_LIMIT and message.endswith("…")
 
 
 @pytest.mark.parametrize("message", ["", "   ", None, 3, "lone \ud83d surrogate"])
