@@ -577,3 +577,25 @@ def test_nothing_listening_is_still_could_not_connect() -> None:
         ProviderConnectionError, match=r"^Could not connect to http://127\.0\.0\.1:9"
     ):
         adapter("http://127.0.0.1:9").generate([{"role": "user", "content": "Hi"}], [])
+
+
+@pytest.mark.parametrize(
+    "base_url",
+    [
+        "https://me:pa/ss@host/v1",  # a "/" in the password: no valid URL, still no password shown
+        "https://me:p#ss@host/v1",
+        "https://me:pa?ss@host/v1",
+        "me:passw0rd@api.example.com",  # no scheme
+        "https:\\\\me:passw0rd@host",  # backslashes: no host
+    ],
+)
+def test_a_base_url_with_a_password_is_refused_without_showing_any_of_it(base_url: str) -> None:
+    from agentcore.providers.errors import ProviderSettingsError
+    from agentcore.providers.openai_compatible import OpenAICompatibleChatModel
+
+    with pytest.raises(ProviderSettingsError) as caught:
+        OpenAICompatibleChatModel("m", base_url=base_url)
+    shown = str(caught.value) + repr(caught.value)
+    for piece in ("pa/ss", "p#ss", "pa?ss", "passw0rd", "'pa'", "'p'"):
+        assert piece not in shown, shown
+    assert "<redacted>@" in shown

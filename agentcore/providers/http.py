@@ -479,7 +479,13 @@ def build_http_client(
     try:
         url = httpx2.URL(base_url)
     except httpx2.InvalidURL as error:
-        raise _setting("base_url", base_url, f"it is not a URL ({error})", _BASE_URL_FIX) from None
+        # httpx2's reason quotes the part it could not read, which may be a password
+        reason = "it is not a URL" if "@" in base_url else f"it is not a URL ({error})"
+        raise _setting("base_url", base_url, reason, _BASE_URL_FIX) from None
+    if url.scheme not in ("http", "https") or not url.host:
+        raise _setting(
+            "base_url", base_url, "it is not an http:// or https:// URL with a host", _BASE_URL_FIX
+        )
     if url.userinfo:
         raise _setting("base_url", base_url, _CREDENTIALS_PROBLEM, _CREDENTIALS_FIX)
     loopback = is_loopback(url.host)
@@ -523,9 +529,22 @@ _PROXY_SCHEMES = ("http", "https", "socks5", "socks5h")
 
 
 def _setting(variable: str, value: str, problem: str, hint: str) -> ProviderSettingsError:
-    if "://" not in value and "@" in value:  # a proxy written without its scheme
-        value = f"{REDACTED}@{value.rsplit('@', 1)[1]}"
-    return ProviderSettingsError(variable, redact(value, limit=120), redact(problem), hint=hint)
+    return ProviderSettingsError(
+        variable, redact(_without_credentials(value), limit=120), redact(problem), hint=hint
+    )
+
+
+def _without_credentials(value: str) -> str:
+    """``value`` with everything between its scheme and its last ``@`` hidden.
+
+    A setting shown in an error may be no valid URL at all (``https://me:pa/ss@host``, a
+    proxy written without its scheme), so its credentials are not found by parsing it: any
+    ``@`` may end a password, whatever characters the password holds.
+    """
+    if "@" not in value:
+        return value
+    scheme, separator, rest = value.rpartition("://") if "://" in value else ("", "", value)
+    return f"{scheme}{separator}{REDACTED}@{rest.rsplit('@', 1)[1]}"
 
 
 def _ssl_context(*, trust_env: bool) -> ssl.SSLContext:
