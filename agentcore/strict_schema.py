@@ -58,7 +58,11 @@ Refused too, because pydantic's parser reads other strings than the schema shows
   written as digits (``"1767225600"`` is a date), ``"10:00"`` as a time, ``"1 day"`` as a
   duration and a UUID without dashes, in braces or as ``urn:uuid:...``;
 * every other ``format`` (``email``, ``ipv4``, ``uri``, ...): a string's form is shown only
-  as a pattern, which both sides read the same way.
+  as a pattern, which both sides read the same way;
+* ``complex``, shown as any string, and a field read by a function before or instead of its
+  type (``BeforeValidator``, ``PlainValidator``, ``WrapValidator``, ``ImportString``, which
+  imports whatever module the model names): the schema cannot show what such a function
+  accepts. An ``AfterValidator`` runs after the type and only narrows it: it is kept.
 
 Each refusal says what to write instead: a ``str`` with a ``pattern`` for the exact form
 (``^[0-9]{4}-[0-9]{2}-[0-9]{2}$`` for a date), converted in the handler
@@ -263,6 +267,27 @@ _READ_BY_A_PARSER: dict[str, tuple[str, str]] = {
         "^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$ and uuid.UUID(text) "
         "in the handler",
     ),
+    "complex": (
+        "a complex number (shown as any string, while the validator reads only Python's "
+        "spellings of a complex number)",
+        "use two floats, the real and the imaginary part",
+    ),
+    "function-plain": (
+        "a field read by a function instead of its type (PlainValidator, ImportString, which "
+        "imports whatever module the model names): the schema cannot show what it accepts",
+        "use a plain type the schema shows (str with a pattern, an enum or a Literal) and do "
+        "the conversion in the handler",
+    ),
+    "function-before": (
+        "a field with a BeforeValidator (or a field_validator in mode 'before'): it reads the "
+        "model's value before the type does, so it accepts what the schema does not show",
+        "validate after the type (AfterValidator) or convert in the handler",
+    ),
+    "function-wrap": (
+        "a field with a WrapValidator (or a field_validator in mode 'wrap'): it may accept "
+        "what the schema does not show",
+        "validate after the type (AfterValidator) or convert in the handler",
+    ),
 }
 """Types whose parser reads spellings their JSON Schema does not show: refused, with why."""
 
@@ -325,7 +350,14 @@ def _marked_schema_generator() -> type[Any]:
             return {_REFUSED: list(_READ_BY_A_PARSER[schema["type"]])}
 
         decimal_schema = datetime_schema = date_schema = time_schema = refused
-        timedelta_schema = uuid_schema = refused
+        timedelta_schema = uuid_schema = complex_schema = refused
+
+        def generate_inner(self, schema: Any) -> Any:
+            # A function that reads the value may bring its own JSON Schema (ImportString
+            # shows "string"), which would hide it from function_*_schema: refuse it first.
+            if schema.get("type") in ("function-plain", "function-before", "function-wrap"):
+                return self.refused(schema)
+            return super().generate_inner(schema)
 
     return MarkedSchema
 
