@@ -946,6 +946,11 @@ _BRACES = re.compile(r"\{([0-9]+)(,([0-9]*))?\}")
 
 def _check_character(char: str) -> None:
     """A literal character: one UTF-16 code unit, so ECMAScript with or without u agrees."""
+    if not char:  # the pattern ended where a character was due ("[a-")
+        raise _PatternProblem(
+            "an unfinished pattern (it ends inside a character class or an escape)",
+            "finish it: close the class with ] or complete the escape",
+        )
     if ord(char) > 0xFFFF or 0xD800 <= ord(char) <= 0xDFFF:
         raise _PatternProblem(
             f"the character {char!r} (U+{ord(char):04X}, beyond U+FFFF or a surrogate: two "

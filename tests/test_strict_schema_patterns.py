@@ -447,3 +447,9 @@ def test_a_field_read_by_a_function_or_as_a_complex_is_refused(annotation: Any, 
 def test_an_after_validator_narrows_what_the_schema_shows_and_is_kept() -> None:
     tool_with(Annotated[str, AfterValidator(str.strip)])
 
+
+
+@pytest.mark.parametrize("pattern", ["[a-", "[a", "[", "ab\\", "[a-\\"])
+def test_an_unfinished_pattern_is_a_problem_named_not_a_crash(pattern: str) -> None:
+    problem = pattern_problem(pattern)
+    assert problem is not None
