@@ -186,7 +186,10 @@ class TranscriptView(Sequence[Message]):
     list of the first ``length`` messages, and the view has no way to append or replace.
     Each message read from it is a fresh read-only copy (:func:`fresh_copy`), so nothing done
     to it reaches the record. Messages the run records later do not appear in the view, so a
-    model that keeps the view it was handed still sees what it saw.
+    model that keeps the view it was handed still sees what it saw. (Python has no private
+    attributes: code that reaches past the view into ``_messages`` holds the run's own list.
+    The view guards against mistakes through its interface, not against code set on
+    rewriting the record.)
     """
 
     __slots__ = ("_length", "_messages")
