@@ -29,6 +29,7 @@ a kernel does not answer in time; requests' and tornado's errors pass through.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import csv
 import ipaddress
 import json
@@ -610,6 +611,10 @@ async def run_in_kernel(
             texts.append("".join(cell))
     finally:
         connection.close()
+        # Wait for the close handshake (read_message gives None once closed), so the socket
+        # is closed before run_sync ends this event loop, not left to the garbage collector.
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(connection.read_message(), timeout=5)
         if not keep:
             await asyncio.to_thread(hub.api, "DELETE", f"/user/{learner}/api/kernels/{kernel}")
     return {"texts": texts, "errors": errors, "kernel": kernel}

@@ -49,8 +49,10 @@ def better_descriptions(ns: Namespace) -> Judgement:
     descriptions = {}
     for name in ("weather_description", "conversion_description"):
         value = ns[name]
-        if type(value) is not str or not value.strip():
+        if type(value) is not str:
             return False, "value_type", {"name": name, "wanted": "str", "kind": kind(value)}
+        if not value.strip():
+            return False, "value_blank", {"name": name}
         descriptions[name] = value
     tools = [
         dataclasses.replace(TEACHING_RECORD_TOOL, description=descriptions["weather_description"]),
@@ -137,9 +139,11 @@ def live_task(ns: Namespace) -> Judgement:
         written = ", ".join(repr(key) for key in given) or "-"
         return False, "prediction_keys", {"name": "my_live_task", "keys": shown, "given": written}
     request, expected = given["request"], given["expect_tool"]
-    if type(request) is not str or not request.strip():
+    if type(request) is not str:
         name = "my_live_task['request']"
         return False, "value_type", {"name": name, "wanted": "str", "kind": kind(request)}
+    if not request.strip():
+        return False, "value_blank", {"name": "my_live_task['request']"}
     if expected is not None and type(expected) is not str:
         name = "my_live_task['expect_tool']"
         return False, "value_type", {"name": name, "wanted": "str | None", "kind": kind(expected)}
