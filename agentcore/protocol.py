@@ -34,6 +34,19 @@ def _require_text(value: object, field_name: str) -> str:
         raise InvalidModelTurnError(str(error)) from None
 
 
+def _require_name(value: object, field_name: str) -> str:
+    """Return ``value`` as :func:`_require_text` does, refusing control and invisible
+    characters too (a NUL, a zero-width space, a line break): an id or a tool name is printed
+    and compared, and such a character makes two different values look alike."""
+    text = _require_text(value, field_name)
+    if not text.isprintable():
+        raise InvalidModelTurnError(
+            f"{field_name} must be printable text on one line, without control or invisible "
+            f"characters, got {text!r}"
+        )
+    return text
+
+
 def _json_object(value: object, field_name: str) -> Mapping[str, Any]:
     """Return a read-only deep copy of ``value`` if it is a JSON object."""
     if not isinstance(value, Mapping):
@@ -59,9 +72,10 @@ class ToolCall:
       read-only deep copy.
 
     Raises :class:`InvalidModelTurnError`, naming the field, for a blank or non-string
-    ``call_id`` or ``name``, or ``arguments`` that are not a JSON object (a list, a string, a
-    dict holding NaN or a set, ...), and for text anywhere in the call that cannot be encoded
-    as UTF-8 (a lone surrogate such as ``"\\ud83d"``), before any handler runs.
+    ``call_id`` or ``name`` (or one holding a control or invisible character), ``arguments``
+    that are not a JSON object (a list, a string, a dict holding NaN or a set, ...), and for
+    text anywhere in the call that cannot be encoded as UTF-8 (a lone surrogate such as
+    ``"\\ud83d"``), before any handler runs.
 
     A ``ToolCall`` can be pickled and copied; the copy compares equal.
     """
@@ -72,8 +86,8 @@ class ToolCall:
 
     def __post_init__(self) -> None:
         # Frozen dataclass: each checked value is stored with object.__setattr__.
-        object.__setattr__(self, "call_id", _require_text(self.call_id, "ToolCall.call_id"))
-        object.__setattr__(self, "name", _require_text(self.name, "ToolCall.name"))
+        object.__setattr__(self, "call_id", _require_name(self.call_id, "ToolCall.call_id"))
+        object.__setattr__(self, "name", _require_name(self.name, "ToolCall.name"))
         arguments = _json_object(self.arguments, "ToolCall.arguments")
         object.__setattr__(self, "arguments", arguments)
 

@@ -27,9 +27,10 @@ json_values = st.recursive(
 )
 json_objects = st.dictionaries(st.text(max_size=8), json_values, max_size=4)
 non_blank = st.text(min_size=1).filter(lambda text: text.strip() != "")
+names = non_blank.filter(str.isprintable)  # an id or a tool name: printable, on one line
 
 
-@given(call_id=non_blank, name=non_blank, arguments=json_objects)
+@given(call_id=names, name=names, arguments=json_objects)
 def test_a_valid_tool_call_keeps_its_fields(
     call_id: str, name: str, arguments: dict[str, Any]
 ) -> None:
@@ -86,7 +87,7 @@ def test_a_final_turn_has_no_calls(text: str) -> None:
     assert turn.final_text == text and turn.tool_calls == ()
 
 
-@given(ids=st.lists(non_blank, min_size=1, max_size=5, unique=True))
+@given(ids=st.lists(names, min_size=1, max_size=5, unique=True))
 def test_a_tool_turn_keeps_its_calls_in_order(ids: list[str]) -> None:
     calls = [ToolCall(call_id, "tool", {}) for call_id in ids]
     turn = ModelTurn(tool_calls=calls)  # a list is accepted and stored as a tuple
@@ -113,7 +114,7 @@ def test_every_call_must_be_a_tool_call() -> None:
         ModelTurn(tool_calls=(ToolCall("a", "tool", {}), {"call_id": "b"}))  # type: ignore[arg-type]
 
 
-@given(call_id=non_blank, count=st.integers(min_value=2, max_value=4))
+@given(call_id=names, count=st.integers(min_value=2, max_value=4))
 def test_a_call_id_may_not_repeat_within_a_turn(call_id: str, count: int) -> None:
     calls = tuple(ToolCall(call_id, f"tool_{index}", {}) for index in range(count))
     with pytest.raises(InvalidModelTurnError, match="repeats call_id"):
@@ -176,3 +177,13 @@ def test_a_huge_bad_value_gets_a_short_message(build: Any) -> None:
     with pytest.raises(InvalidModelTurnError) as caught:
         build()
     assert len(str(caught.value)) < 1_000
+
+
+@pytest.mark.parametrize("text", ["\u200b", "\x00", "\u2060", "call\n1", "a\u200bb"])
+@pytest.mark.parametrize("field_name", ["call_id", "name"])
+def test_an_id_or_a_name_with_an_invisible_or_control_character_is_refused(
+    text: str, field_name: str
+) -> None:
+    fields = {"call_id": "call-1", "name": "get_weather", field_name: text}
+    with pytest.raises(InvalidModelTurnError, match=f"ToolCall.{field_name} must be printable"):
+        ToolCall(**fields)
