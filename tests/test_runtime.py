@@ -561,6 +561,12 @@ def test_stepping_and_run_give_the_same_record() -> None:
     assert stepped.result == runtime.run("Paris?")
 
 
+def test_equal_results_hash_alike_so_repeated_runs_can_be_counted_in_a_set() -> None:
+    runs = [AgentRuntime(ScriptedWeatherModel(), build_tools()).run("Tokyo?") for _ in range(3)]
+    paris = AgentRuntime(ScriptedWeatherModel(city="Paris"), build_tools()).run("Paris?")
+    assert len({*runs, paris}) == 2
+
+
 def test_results_and_errors_print_readably() -> None:
     result = AgentRuntime(ScriptedWeatherModel(), build_tools()).run("Tokyo?")
     assert repr(result) == (
