@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 import sys
 import threading
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Generator, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Literal
@@ -129,6 +129,7 @@ class AgentRuntime:
                 if self.verbose and (line := event.trace_line()) is not None:
                     print(line)
         except KeyboardInterrupt as interrupt:
+            run.interrupt(interrupt)  # also when Ctrl-C came between two events, while printing
             if sys.version_info >= (3, 11):  # exception notes are new in Python 3.11
                 interrupt.add_note("The run's transcript so far is in runtime.last_run.messages")
             raise
@@ -146,7 +147,7 @@ class AgentRuntime:
             raise ValueError("user_input is blank; ask the agent something")
         return AgentRun(self, user_input)
 
-    def _loop(self, run: AgentRun) -> Iterator[RunEvent]:
+    def _loop(self, run: AgentRun) -> Generator[RunEvent, None, None]:
         """The agent loop: one iteration per model turn, one event per thing that happens."""
         step = 0
         try:
@@ -365,6 +366,13 @@ class AgentRun:
     def finished(self) -> bool:
         """True once the run answered, failed, or was interrupted."""
         return self.result is not None or self.error is not None or self.interrupted is not None
+
+    def interrupt(self, reason: BaseException) -> None:
+        """End an unfinished run as interrupted by ``reason`` (Ctrl-C between two events): its
+        status becomes "interrupted" and it cannot go on. A finished run stays as it ended."""
+        if not self.finished:
+            self.interrupted = reason
+            self._events.close()
 
     def record(self, message: Mapping[str, Any]) -> None:
         """Append one message to the transcript, frozen so that no one can rewrite it later.

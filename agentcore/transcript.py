@@ -32,7 +32,8 @@ def _refuse(*_: object, **__: object) -> NoReturn:
 
 
 class FrozenDict(dict[str, Any]):
-    """A ``dict`` whose mutating methods raise ``TypeError``.
+    """A ``dict`` whose mutating methods raise ``TypeError``; hashable, as a tuple is, so a
+    ``ToolCall`` or a ``RunResult`` holding one can go in a set or be a dict key.
 
     Built by :func:`freeze` (and by the runtime, from parts :func:`freeze` already made).
     """
@@ -40,6 +41,9 @@ class FrozenDict(dict[str, Any]):
     __slots__ = ()
     __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = _refuse
     __ior__ = _refuse
+
+    def __hash__(self) -> int:  # type: ignore[override]
+        return hash(frozenset(self.items()))
 
     def __copy__(self) -> dict[str, Any]:
         return dict(self)
@@ -53,7 +57,7 @@ class FrozenDict(dict[str, Any]):
 
 
 class FrozenList(list[Any]):
-    """A ``list`` whose mutating methods raise ``TypeError``.
+    """A ``list`` whose mutating methods raise ``TypeError``; hashable, as a tuple is.
 
     Built by :func:`freeze` (and by the runtime, from parts :func:`freeze` already made).
     """
@@ -62,6 +66,9 @@ class FrozenList(list[Any]):
     __setitem__ = __delitem__ = append = extend = insert = pop = remove = _refuse
     clear = reverse = sort = _refuse
     __iadd__ = __imul__ = _refuse
+
+    def __hash__(self) -> int:  # type: ignore[override]
+        return hash(tuple(self))
 
     def __copy__(self) -> list[Any]:
         return list(self)

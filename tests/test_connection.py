@@ -77,6 +77,7 @@ def verbose_traceback(error: BaseException) -> str:
 
 
 def key_shown(text: str) -> bool:
+    text += text.replace("', b'", "")  # a body read one byte at a time: [b's', b'k', ...]
     runs = {KEY[start : start + 8] for start in range(len(KEY) - 7)}
     return KEY in text or any(run in text for run in runs)
 
@@ -132,6 +133,13 @@ SERVER_FAILURES: dict[str, list[Reply]] = {
     ],
     "redirect": [Reply(http_status=307, headers=(("Location", "https://elsewhere.example/"),))],
     "slow reply": [Reply(output=(message("late"),), delay_seconds=2.0)],
+    "a 2xx body that is no JSON, echoing the key": [Reply(raw_body=f"Bearer {KEY} is fine")],
+    "an encoding it did not ask for, echoing the key": [
+        Reply(raw_body=f"Bearer {KEY}", headers=(("Content-Encoding", "br"),))
+    ],
+    "a slow drip that begins with the key": [
+        Reply(raw_body=f"{KEY} {'.' * 40}", drip_seconds=0.04)
+    ],
 }
 
 

@@ -7,9 +7,11 @@ tests/test_deepseek.py drives it through the real openai SDK.
 from __future__ import annotations
 
 import json
+import pickle
 import socket
 import urllib.error
 import urllib.request
+from dataclasses import asdict
 from typing import Any
 
 import pytest
@@ -112,6 +114,8 @@ def test_records_every_request_without_ever_showing_the_key() -> None:
     assert KEY not in repr(recorded)
     assert KEY not in repr(server.requests)
     assert KEY not in str(recorded.headers)
+    kept = pickle.dumps(recorded) + repr(vars(recorded)).encode() + repr(asdict(recorded)).encode()
+    assert KEY.encode() not in kept  # no copy of the key can be read back from the record
 
 
 def test_without_a_bearer_key_the_answer_is_401_and_no_reply_is_used() -> None:
@@ -323,7 +327,6 @@ def test_a_raw_reply_carries_its_own_headers_and_can_drip() -> None:
         with urllib.request.urlopen(request, timeout=5) as response:
             assert response.headers["X-Test"] == "yes"
             assert response.read() == b"{}"
-
 
 
 def test_stopping_the_server_ends_the_thread_of_every_connection_still_open() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import math
 from typing import Any
 
@@ -187,3 +188,14 @@ def test_an_id_or_a_name_with_an_invisible_or_control_character_is_refused(
     fields = {"call_id": "call-1", "name": "get_weather", field_name: text}
     with pytest.raises(InvalidModelTurnError, match=f"ToolCall.{field_name} must be printable"):
         ToolCall(**fields)
+
+
+def test_tool_calls_and_model_turns_are_hashable_and_equal_ones_hash_alike() -> None:
+    arguments = {"city": "Tokyo", "options": [1, {"units": "C"}]}
+    call = ToolCall("call-1", "get_teaching_weather", arguments)
+    same = ToolCall("call-1", "get_teaching_weather", copy.deepcopy(arguments))
+    other = ToolCall("call-2", "get_teaching_weather", arguments)
+    assert hash(call) == hash(same) and len({call, same, other}) == 2
+    turn = ModelTurn(tool_calls=[call, other])
+    assert hash(turn) == hash(ModelTurn(tool_calls=[same, other]))
+    assert {turn: "seen"}[ModelTurn(tool_calls=[same, other])] == "seen"

@@ -561,6 +561,12 @@ def test_stepping_and_run_give_the_same_record() -> None:
     assert stepped.result == runtime.run("Paris?")
 
 
+def test_equal_results_hash_alike_so_repeated_runs_can_be_counted_in_a_set() -> None:
+    runs = [AgentRuntime(ScriptedWeatherModel(), build_tools()).run("Tokyo?") for _ in range(3)]
+    paris = AgentRuntime(ScriptedWeatherModel(city="Paris"), build_tools()).run("Paris?")
+    assert len({*runs, paris}) == 2
+
+
 def test_results_and_errors_print_readably() -> None:
     result = AgentRuntime(ScriptedWeatherModel(), build_tools()).run("Tokyo?")
     assert repr(result) == (
@@ -618,6 +624,27 @@ def test_ctrl_c_through_run_keeps_the_transcript_reachable() -> None:
     run = runtime.last_run
     assert run is not None and run.status == "interrupted"
     assert [message["role"] for message in run.messages] == ["user", "assistant", "tool"]
+
+
+def test_ctrl_c_while_a_verbose_run_prints_a_line_ends_the_run_as_interrupted(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    printed: list[str] = []
+
+    def print_then_ctrl_c(*line: object, **_: object) -> None:
+        printed.append(" ".join(map(str, line)))
+        if len(printed) == 2:  # the learner presses Ctrl-C while the second line is printed
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr("builtins.print", print_then_ctrl_c)
+    runtime = AgentRuntime(ScriptedWeatherModel(), build_tools(), verbose=True)
+    with pytest.raises(KeyboardInterrupt):
+        runtime.run("Tokyo?")
+    run = runtime.last_run
+    assert run is not None and run.status == "interrupted" and run.finished
+    assert run.step() == []
+    with pytest.raises(RuntimeError, match="interrupted by KeyboardInterrupt"):
+        run.finish()
 
 
 class _Unprintable(Exception):

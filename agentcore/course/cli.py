@@ -595,6 +595,7 @@ def _run(model: Model, tools: list[Tool], args: argparse.Namespace) -> int:
             if (line := event.trace_line()) is not None:
                 _say(line)
     except KeyboardInterrupt as interrupted:  # Ctrl-C: the run reads as interrupted
+        run.interrupt(interrupted)  # also when it came while a line was printed
         status = phrase("run status.interrupted", language)
         _say(phrase("run status.line", language, status=status), error=True)
         why = phrase("typed error.explanation", language, text=explain(interrupted, language))

@@ -266,26 +266,40 @@ class BoundedTransport(httpx2.BaseTransport):
         if failure is not None:
             raise failure  # outside the except block: no httpx2 error (holding headers) chained
         try:
-            body = self._read(request, response, ends)
+            raw, failure = self._read(request, response, ends)
         finally:
             response.close()
-        return self._checked(request, response, body)
+        body, failure = (
+            (b"", failure) if failure is not None else self._checked(request, response, raw)
+        )
+        del raw  # a traceback that lists locals must not show a body that may echo the key
+        if failure is not None:
+            raise failure
+        headers = [
+            (name, value)
+            for name, value in response.headers.multi_items()
+            if name.lower() not in ("content-encoding", "content-length", "transfer-encoding")
+        ]
+        return httpx2.Response(response.status_code, headers=headers, content=body, request=request)
 
     def close(self) -> None:
         self._inner.close()
 
-    def _read(self, request: httpx2.Request, response: httpx2.Response, ends: float) -> bytes:
-        """The raw body, within the wire cap and the deadline; a redirect is refused here."""
+    def _read(
+        self, request: httpx2.Request, response: httpx2.Response, ends: float
+    ) -> tuple[bytes, ProviderError | None]:
+        """The raw body within the wire cap and the deadline, or ``b""`` and the error saying why
+        not (a redirect is refused here). Returned, not raised, like :meth:`_checked`."""
         status = response.status_code
         if 300 <= status < 400:
             location = response.headers.get("location", "")
             host = httpx2.URL(request.url).join(location).host if location else "(none given)"
-            raise ProviderStatusError(
+            return b"", ProviderStatusError(
                 status, f"redirect to host {redact(host, self._secrets)}, not followed"
             )
         declared = response.headers.get("content-length", "")
         if declared.isdigit() and int(declared) > self._max_wire:
-            raise self._too_large(request, f"announces {int(declared):,} bytes")
+            return b"", self._too_large(request, f"announces {int(declared):,} bytes")
         chunks: list[bytes] = []
         size = 0
         failure: ProviderError | None = None
@@ -309,48 +323,45 @@ class BoundedTransport(httpx2.BaseTransport):
                 f"the connection broke after {size:,} bytes of the body had arrived "
                 f"({type(error).__name__}: {error})",
             )
-        if failure is not None:
-            raise failure
-        return b"".join(chunks)
+        return (b"", failure) if failure is not None else (b"".join(chunks), None)
 
     def _checked(
         self, request: httpx2.Request, response: httpx2.Response, raw: bytes
-    ) -> httpx2.Response:
-        """Decode the body within the decoded cap; for a 2xx status, check it is JSON."""
-        body = self._decoded(request, raw, response.headers.get("content-encoding", ""))
-        if response.is_success:
-            problem = _json_problem(body, response.headers.get("content-type", ""))
-            if problem is not None:
-                raise self._unreadable(request, problem)
-        headers = [
-            (name, value)
-            for name, value in response.headers.multi_items()
-            if name.lower() not in ("content-encoding", "content-length", "transfer-encoding")
-        ]
-        return httpx2.Response(response.status_code, headers=headers, content=body, request=request)
+    ) -> tuple[bytes, ProviderResponseError | None]:
+        """The decoded body, or ``b""`` and the error saying why it cannot be used.
 
-    def _decoded(self, request: httpx2.Request, body: bytes, encoding: str) -> bytes:
+        Returned, not raised: the frame that raises holds no copy of the body.
+        """
+        body, failure = self._decoded(request, raw, response.headers.get("content-encoding", ""))
+        if failure is None and response.is_success:
+            problem = _json_problem(body, response.headers.get("content-type", ""))
+            failure = None if problem is None else self._unreadable(request, problem)
+        return (b"", failure) if failure is not None else (body, None)
+
+    def _decoded(
+        self, request: httpx2.Request, body: bytes, encoding: str
+    ) -> tuple[bytes, ProviderResponseError | None]:
+        """The body with gzip or deflate undone within the decoded cap, or the error."""
         for coding in reversed([part.strip().lower() for part in encoding.split(",")]):
             if coding in ("", "identity"):
                 continue
             if coding not in ("gzip", "x-gzip", "deflate"):
-                raise self._unreadable(request, f"it uses the content-encoding {coding!r}")
+                return b"", self._unreadable(request, f"it uses the content-encoding {coding!r}")
             decoder = zlib.decompressobj(zlib.MAX_WBITS | (16 if "gzip" in coding else 0))
             try:
                 decoded = decoder.decompress(body, self._max_decoded + 1)
             except zlib.error as error:
-                problem = f"its {coding} compression is broken ({error})"
-            else:
-                if len(decoded) > self._max_decoded or decoder.unconsumed_tail:
-                    raise self._too_large(
-                        request, f"expands past {self._max_decoded:,} bytes when decoded"
-                    )
-                if decoder.eof:
-                    body = decoded
-                    continue
-                problem = f"its {coding} stream is cut short"
-            raise self._unreadable(request, problem)
-        return body
+                return b"", self._unreadable(
+                    request, f"its {coding} compression is broken ({error})"
+                )
+            if len(decoded) > self._max_decoded or decoder.unconsumed_tail:
+                return b"", self._too_large(
+                    request, f"expands past {self._max_decoded:,} bytes when decoded"
+                )
+            if not decoder.eof:
+                return b"", self._unreadable(request, f"its {coding} stream is cut short")
+            body = decoded
+        return body, None
 
     def _where(self, request: httpx2.Request) -> str:
         return redact(str(request.url.copy_with(query=None)), self._secrets)

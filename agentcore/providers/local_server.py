@@ -32,6 +32,7 @@ import ``openai`` or anything from :mod:`agentcore.course`.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import hmac
 import json
 import math
@@ -144,18 +145,24 @@ class RecordedRequest:
       ``"Bearer <redacted>"`` so that printing a request never prints a key.
     * ``body``: the parsed JSON body (``None`` if it was not JSON).
 
-    :meth:`sent_bearer` checks which key was sent without revealing it.
+    :meth:`sent_bearer` checks which key was sent without revealing it: the request keeps
+    only a SHA-256 digest of the Authorization value, so that no copy of a key (``vars``,
+    ``dataclasses.asdict``, a pickle) can be read back from it.
     """
 
     method: str
     path: str
     headers: dict[str, str]
     body: Any
-    _authorization: str = field(default="", repr=False, compare=False)
+    _authorization_digest: bytes = field(default=b"", repr=False, compare=False)
 
     def sent_bearer(self, api_key: str) -> bool:
         """True if the request carried ``Authorization: Bearer <api_key>``."""
-        return hmac.compare_digest(self._authorization, f"Bearer {api_key}")
+        return hmac.compare_digest(self._authorization_digest, _digest(f"Bearer {api_key}"))
+
+
+def _digest(authorization: str) -> bytes:
+    return hashlib.sha256(authorization.encode()).digest()
 
 
 class _Server(ThreadingHTTPServer):
@@ -392,7 +399,9 @@ class LoopbackServer:
         if authorization:
             lowered["authorization"] = "Bearer <redacted>"
         with self._lock:
-            self.requests.append(RecordedRequest(method, path, lowered, body, authorization))
+            self.requests.append(
+                RecordedRequest(method, path, lowered, body, _digest(authorization))
+            )
             refusal = self._refusal(method, path, authorization, body)
             if refusal is not None:
                 return (*refusal, None)
