@@ -174,7 +174,11 @@ def link_problem(text: str, href: str, language: str) -> str | None:
     if elsewhere and elsewhere.group(2) in ELSEWHERE:
         wanted = ELSEWHERE[elsewhere.group(2)]
         read = elsewhere.group(1).startswith(wanted)
-        return None if read else f"{elsewhere.group(2)} is linked at {elsewhere.group(1)[:7]}, not {wanted}"
+        return (
+            None
+            if read
+            else f"{elsewhere.group(2)} is linked at {elsewhere.group(1)[:7]}, not {wanted}"
+        )
     if not href.startswith(BLOB):
         return f"not pinned to {COMMIT[:7]}: {href}"
     parts = urlsplit(href)
