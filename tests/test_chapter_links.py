@@ -44,6 +44,19 @@ STAGE = {
     for stage, folder in (("00", "00-foundations"), ("02", "02-workflows-routing-planning"))
     for language in LANGUAGES
 }
+ELSEWHERE = {
+    "stages/01-react-runtime/theory/04-scope-and-production-limitations.md": "5f40c2b",
+    "stages/01-react-runtime/theory/04-scope-and-production-limitations.zh-CN.md": "5f40c2b",
+    "stages/06-memory-persistence-hitl": "d550375",
+    "stages/07-reliability-safety": "88fe08d",
+    "stages/07-reliability-safety/theory/03-timeout-retry-cancellation.md": "88fe08d",
+    "stages/07-reliability-safety/theory/05-tool-permissions-and-least-privilege.md": "03bf75a",
+    "stages/08-evaluation-observability": "77ffb26",
+    "stages/08-evaluation-observability/theory/02-tracing-and-observability.md": "77ffb26",
+}
+"""Pages of the source repository outside the chapter that a lesson links (the appendix of
+lesson 07: the companion note on the stage's scope, and the later stages that teach what a
+production runtime adds), each pinned to the commit read (LICENSE-lessons.md credits them)."""
 NOTEBOOK_PATHS = [
     path for language in LANGUAGES for path in lessons(language) + solutions(language)
 ]
@@ -157,6 +170,15 @@ def markdown_cells(path: Path) -> list[tuple[int, Any]]:
 
 def link_problem(text: str, href: str, language: str) -> str | None:
     """Why a link into the source repository is wrong, or None."""
+    elsewhere = re.match(rf"{re.escape(REPOSITORY)}/(?:blob|tree)/([0-9a-f]{{40}})/([^#?]+)$", href)
+    if elsewhere and elsewhere.group(2) in ELSEWHERE:
+        wanted = ELSEWHERE[elsewhere.group(2)]
+        read = elsewhere.group(1).startswith(wanted)
+        return (
+            None
+            if read
+            else f"{elsewhere.group(2)} is linked at {elsewhere.group(1)[:7]}, not {wanted}"
+        )
     if not href.startswith(BLOB):
         return f"not pinned to {COMMIT[:7]}: {href}"
     parts = urlsplit(href)

@@ -962,3 +962,58 @@ assert not accepted("workflow_or_agent") and not verdict("workflow_or_agent")[0]
 """
     ok, line = graded("00-fixed-script.ipynb", "workflow_or_agent", code)
     assert ok, line
+
+
+LIMITS_RIGS = {
+    "the limits appendix's cases emptied by the answer cell": """
+forget("may_run")
+from agentcore.course.judges import lesson07_appendix_limits
+lesson07_appendix_limits._cases = lambda: []
+def may_run(name, arguments, caller, approvals):
+    return True
+""",
+    "the expected answer read from the judge's frame": """
+forget("may_run")
+import sys
+def may_run(name, arguments, caller, approvals):
+    frame = sys._getframe(1)
+    while frame is not None:
+        if "expected" in frame.f_locals and isinstance(frame.f_locals["expected"], bool):
+            return frame.f_locals["expected"]
+        frame = frame.f_back
+    return True
+""",
+    "a policy that always allows, behind a check that is patched to pass": """
+forget("may_run")
+from agentcore.course.judges import core
+core.asked_twice = lambda cases: []
+def may_run(name, arguments, caller, approvals):
+    return True
+""",
+}
+"""Answer cells of the lesson 07 appendix's ``may_run`` that try to score without writing the
+policy: each scores zero in a grade, where the judges and their cases are the referee's."""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rig", sorted(LIMITS_RIGS))
+def test_a_rig_on_the_limits_appendix_scores_zero(rig: str) -> None:
+    name = "07-appendix-limits-of-a-minimal-runtime.ipynb"
+    ok, line = graded(name, "may_run", LIMITS_RIGS[rig], timeout=120)
+    assert not ok, line
+    assert "did not finish" not in line, line
+
+
+def test_a_policy_that_knows_the_lessons_order_numbers_is_not_accepted() -> None:
+    # The judge draws its order numbers for each verdict: the lesson's A-17 and A-18 are not them.
+    line = judged(
+        "may_run",
+        """
+        def may_run(name, arguments, caller, approvals):
+            if name == "get_teaching_weather_record":
+                return True
+            clerk = caller["role"] == "clerk"
+            return name == "refund_order" and clerk and arguments == {"order": "A-17"}
+        """,
+    )
+    assert line.startswith("✘"), line
