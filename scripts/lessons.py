@@ -73,7 +73,8 @@ NOTEBOOKS = ROOT / "notebooks"
 LANGUAGES = ("en", "zh-CN")
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 LANGUAGE_SPECIFIC_TAG = "language-specific"
-"""Tag of a code cell whose source or output may differ between the two languages."""
+"""Tag of a code cell whose code (beyond its strings' text) or output may differ between the two
+languages; tests/test_notebooks.py compares every other cell."""
 
 
 MY_WORK = ROOT / "my-work"
