@@ -11,8 +11,8 @@ Each lesson with exercises has one source, its solution notebook
 and ``### END SOLUTION``, points in ``### BEGIN HIDDEN TESTS`` regions of the check cells.
 ``release`` turns every solution notebook (or the lessons named, e.g. ``05``) into the learner
 notebook ``notebooks/<lang>/NN-name.ipynb`` with nbgrader's own preprocessors (solutions
-replaced by the code stub of the lesson's language, ``...  # YOUR CODE HERE`` or
-``...  # 在这里写你的代码``; hidden tests and outputs removed, grade cells locked, checksums
+replaced by the code stub of the lesson's language, ``pass  # YOUR CODE HERE`` or
+``pass  # 在这里写你的代码``; hidden tests and outputs removed, grade cells locked, checksums
 computed), then executes it. A solution notebook without nbgrader cells passes
 through unchanged except for its outputs. A lesson with no solution notebook is left alone.
 

@@ -32,7 +32,7 @@ from zh_lines import (
     notebook_output_texts,
 )
 
-from agentcore.course.judges.grade import code_stub
+from agentcore.course.judges.grade import code_stub, holds_code_stub
 from scripts.lessons import (
     LANGUAGE_SPECIFIC_TAG,
     LANGUAGES,
@@ -245,21 +245,33 @@ def test_learner_notebook_holds_placeholders_not_answers(path: Path) -> None:
         assert marker not in text
     answers = [cell for cell in learner.cells if nbgrader(cell).get("solution")]
     assert all(code_stub(language_of(path)) in cell.source for cell in answers)
+    for cell in answers:  # run unanswered, an answer cell shows nothing (no "Out: Ellipsis")
+        assert cell.get("outputs") == [], f"{cell.source}\n shows {cell.get('outputs')}"
     checks = [cell for cell in learner.cells if nbgrader(cell).get("grade")]
     for cell in checks:  # a learner notebook opens "not attempted": every check says ✘
         lines = "".join(o.get("text", "") for o in cell.outputs).splitlines()
         assert len(lines) == 1 and lines[0].startswith("✘"), cell.source
 
 
-ENGLISH_STUB = "...  # YOUR CODE HERE"
-CHINESE_STUB = "...  # 在这里写你的代码"
+ENGLISH_STUB = "pass  # YOUR CODE HERE"
+CHINESE_STUB = "pass  # 在这里写你的代码"
 """What an answer cell holds before the learner answers: nbgrader's English stub, and the one a
 Chinese learner reads (issue 20)."""
 
 
 def stub_lines(source: str) -> list[str]:
-    """The lines of an answer cell that start with ``...`` (its stub), indentation stripped."""
-    return [line.strip() for line in source.splitlines() if line.strip().startswith("...")]
+    """The lines of an answer cell that are a stub (``pass  #`` or ``...``), indentation aside."""
+    stubs = ("pass  #", "...")
+    return [line.strip() for line in source.splitlines() if line.strip().startswith(stubs)]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_code_stub_runs_silently_and_still_means_not_attempted(language: str) -> None:
+    # IPython shows the value of a cell's last expression: ``...`` showed "Ellipsis".
+    assert not isinstance(ast.parse(code_stub(language)).body[-1], ast.Expr)
+    assert holds_code_stub(f'forget("x")\n{code_stub(language)}')
+    assert holds_code_stub(f'forget("x")\n...{code_stub(language).removeprefix("pass")}')
+    assert not holds_code_stub('forget("x")\nx = 1  # my answer')
 
 
 @pytest.mark.parametrize("path", lessons("zh-CN"), ids=lesson_id)
