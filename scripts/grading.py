@@ -3,7 +3,7 @@
 Each learner works in the lessons nbgitpuller pulled into their home,
 ``~/agentcore-course-learners/notebooks/<lang>/NN-*.ipynb``. An exercise of a lesson is a pair
 of cells with nbgrader ids ``answer_NAME`` (holding the code stub until the learner answers:
-``...  # YOUR CODE HERE``, or ``...  # 在这里写你的代码`` in a zh-CN lesson) and ``check_NAME``
+``pass  # YOUR CODE HERE``, or ``pass  # 在这里写你的代码`` in a zh-CN lesson) and ``check_NAME``
 (its stored output starts with ``✔`` or ``✘``).
 
 - :func:`progress` reads the saved notebooks, as JSON, without running anything: per learner

@@ -11,8 +11,8 @@ Each lesson with exercises has one source, its solution notebook
 and ``### END SOLUTION``, points in ``### BEGIN HIDDEN TESTS`` regions of the check cells.
 ``release`` turns every solution notebook (or the lessons named, e.g. ``05``) into the learner
 notebook ``notebooks/<lang>/NN-name.ipynb`` with nbgrader's own preprocessors (solutions
-replaced by the code stub of the lesson's language, ``...  # YOUR CODE HERE`` or
-``...  # 在这里写你的代码``; hidden tests and outputs removed, grade cells locked, checksums
+replaced by the code stub of the lesson's language, ``pass  # YOUR CODE HERE`` or
+``pass  # 在这里写你的代码``; hidden tests and outputs removed, grade cells locked, checksums
 computed), then executes it. A solution notebook without nbgrader cells passes
 through unchanged except for its outputs. A lesson with no solution notebook is left alone.
 
@@ -73,7 +73,8 @@ NOTEBOOKS = ROOT / "notebooks"
 LANGUAGES = ("en", "zh-CN")
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 LANGUAGE_SPECIFIC_TAG = "language-specific"
-"""Tag of a code cell whose source or output may differ between the two languages."""
+"""Tag of a code cell whose code (beyond its strings' text) or output may differ between the two
+languages; tests/test_notebooks.py compares every other cell."""
 
 
 MY_WORK = ROOT / "my-work"

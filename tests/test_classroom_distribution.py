@@ -64,7 +64,7 @@ def test_the_distribution_is_a_git_repository_of_learner_notebooks(tmp_path: Pat
 
 @pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 def test_it_leaves_the_solutions_folder_out_and_takes_the_placeholder(tmp_path: Path) -> None:
-    source = course(tmp_path / "course", "...  # YOUR CODE HERE")
+    source = course(tmp_path / "course", "pass  # YOUR CODE HERE")
     target = tmp_path / "published"
     classroom.build_distribution(target, source)
     assert (target / "notebooks" / "en" / "00-x.ipynb").exists()

@@ -55,11 +55,13 @@ def zh_cn(kind: str) -> dict:
     for cell in saved["cells"]:
         if cell["metadata"].get("nbgrader", {}).get("solution"):
             source = "".join(cell["source"])
-            assert "...  # 在这里写你的代码" in source
+            assert "pass  # 在这里写你的代码" in source
             if kind == "english stub":
-                cell["source"] = source.replace("...  # 在这里写你的代码", "...  # YOUR CODE HERE")
+                cell["source"] = source.replace(
+                    "pass  # 在这里写你的代码", "pass  # YOUR CODE HERE"
+                )
             elif kind == "answered":
-                cell["source"] = source.replace("...  # 在这里写你的代码", "my_script = []")
+                cell["source"] = source.replace("pass  # 在这里写你的代码", "my_script = []")
     return saved
 
 
@@ -79,7 +81,7 @@ def test_each_assignment_is_generated_with_the_stub_of_its_language(tmp_path: Pa
     with pytest.raises(ValueError, match="ends in none of"):
         grading.assignment_language("03-errors")
     grade_steps = {"JudgeBeforeExecute", "ConfinedExecute", "GradeInFreshInterpreter", "Execute"}
-    for language, stub in (("en", "...  # YOUR CODE HERE"), ("zh-CN", "...  # 在这里写你的代码")):
+    for language, stub in (("en", "pass  # YOUR CODE HERE"), ("zh-CN", "pass  # 在这里写你的代码")):
         config = Config()
         text = grading.nbgrader_config(tmp_path, language)
         exec(compile(text, "nbgrader_config.py", "exec"), {"get_config": lambda c=config: c})

@@ -91,8 +91,9 @@ def code_stub(language: str | None = None) -> str:
     """What a learner finds in an answer cell, in place of the solution, until they answer.
 
     Input: ``"en"`` or ``"zh-CN"`` (default: the language of ``set_language``). Output: valid
-    Python that does nothing, then a comment in that language: ``...  # YOUR CODE HERE``
-    (nbgrader's own wording) or its Chinese, the message ``check.code stub`` of the catalogs
+    Python that does nothing and shows nothing when the cell runs, then a comment in that
+    language: ``pass  # YOUR CODE HERE`` (nbgrader's wording; ``...`` would show ``Ellipsis``
+    under the cell) or its Chinese, the message ``check.code stub`` of the catalogs
     (every Chinese string lives there). It is the value of nbgrader's
     ``ClearSolutions.code_stub`` (a dict keyed by the kernel's language,
     ``{"python": code_stub("zh-CN")}``) when a lesson of that language is released:
@@ -108,9 +109,13 @@ def holds_code_stub(source: str) -> bool:
 
     Input: the cell's source as one string. Output: ``True`` while the learner has not
     replaced :func:`code_stub` (``"en"`` or ``"zh-CN"``; a lesson pulled before the Chinese
-    stub holds the English one) with an answer: the "not attempted" of a class's progress.
+    stub holds the English one, and a learner's copy of a lesson released before the stub
+    became ``pass`` holds ``...  # YOUR CODE HERE``) with an answer: the "not attempted" of a
+    class's progress.
     """
-    return any(code_stub(language) in source for language in LANGUAGES)
+    stubs = [code_stub(language) for language in LANGUAGES]
+    earlier = ["..." + stub.removeprefix("pass") for stub in stubs]
+    return any(stub in source for stub in stubs + earlier)
 
 
 def graded_call(source: str) -> tuple[str, dict[str, Any]] | None:
