@@ -1009,3 +1009,56 @@ def test_a_key_error_in_fresh_calls_is_named_not_only_model_error() -> None:
         """,
     )
     assert "KeyError (fresh_calls)" in line, line
+
+
+@pytest.mark.parametrize(
+    ("profile", "said"),
+    [
+        ("generic", "absorbed neither quirk"),
+        ("deepseek", "absorbed neither quirk"),
+        ("vllm", "made the missing call ids, but refused the arguments sent as a JSON object"),
+        ("lm-studio", "made the missing call ids, but refused the arguments sent as a JSON object"),
+    ],
+)
+def test_a_refused_profile_is_told_what_it_did_with_each_quirk(profile: str, said: str) -> None:
+    line = judged("profile_for_quirks", f"my_profile = {profile!r}")
+    assert line.startswith("✘") and f"with {profile} the adapter {said}" in line
+    assert "ServerQuirkError" in line
+
+
+def test_a_reused_model_is_told_to_make_a_new_one_each_try() -> None:
+    reused = """
+    from agentcore import AgentRuntime, MaxStepsExceeded, weather_request
+    def smallest_max_steps(make_model, tools):
+        model = make_model()  # one model for every try: a listed script starts in its middle
+        for max_steps in range(1, 7):
+            try:
+                AgentRuntime(model, tools, max_steps=max_steps).run(weather_request())
+            except MaxStepsExceeded:
+                continue
+            return max_steps
+        return None
+    """
+    line = judged("smallest_max_steps", reused)
+    assert "exactly 6 model turns" in line and "make_model()" in line
+    always_three = "def smallest_max_steps(make_model, tools):\n    return 3\n"
+    constant = judged("smallest_max_steps", always_three)
+    assert "for the greeting your function returned 3" in constant
+
+
+def test_a_lax_arguments_model_is_told_to_be_strict_first() -> None:
+    # neither strict nor finite: the task names strict first, so the hint does too
+    lax = """
+    from pydantic import BaseModel, ConfigDict
+    from agentcore import ScriptedWeatherModel, Tool, describe_temperature
+    class Lax(BaseModel):
+        model_config = ConfigDict(extra="forbid")
+        temperature_f: float
+    my_describe_tool = Tool(
+        name="describe_temperature", description="d", arguments_model=Lax,
+        handler=describe_temperature,
+    )
+    def describe_script(messages, tools):
+        return ScriptedWeatherModel(task="describe").generate(messages, tools)
+    """
+    assert "make it strict" in judged("describe_temperature", lax)

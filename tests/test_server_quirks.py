@@ -277,8 +277,8 @@ def test_quirk_errors_survive_pickling_with_their_fields() -> None:
     ("quirk", "profile", "en", "zh"),
     [
         ("call-as-text", "llama-server", "Start llama-server with --jinja.", "加上 --jinja"),
-        ("call-as-text", "vllm", "--enable-auto-tool-choice", "--tool-call-parser NAME"),
-        ("arguments-as-object", "generic", "use profile 'ollama'", "服务器配置 `ollama`"),
+        ("call-as-text", "vllm", "--enable-auto-tool-choice", "--tool-call-parser 两个参数"),
+        ("arguments-as-object", "generic", "use profile 'ollama'", "服务器配置 'ollama'"),
         ("concatenated-arguments", "ollama", "never splits them by guess", "不会靠猜测拆分"),
     ],
 )
@@ -297,7 +297,7 @@ def test_the_flag_a_server_needs_is_explained_in_chinese_too() -> None:
     from agentcore.course.text import explain
 
     error, _ = run("tools-need-flag", "llama-server")
-    assert "llama-server 只有以 `--jinja` 启动时才接受 `tools`" in explain(error, "zh-CN")
+    assert "llama-server 只有以 --jinja 启动时才接受请求里的 'tools'" in explain(error, "zh-CN")
 
 
 # 11. llama-cpp-python's server: a legacy function_call named "get_weather:" beside tool_calls

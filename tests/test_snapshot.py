@@ -158,3 +158,18 @@ def test_an_interrupted_run_reads_as_interrupted() -> None:
     assert snapshot.error_type == "KeyboardInterrupt"
     assert snapshot.text().startswith("status: interrupted")
     assert RunSnapshot.of_run(run, language="zh-CN").text().startswith("状态：已中断")
+
+
+def test_an_error_row_says_the_runtime_stops_the_run_in_both_languages() -> None:
+    # max_steps=1: the one turn's tool runs, then the budget ends the run
+    for language, stops, records in (
+        ("en", "the runtime stops the run", "the runtime checks and records"),
+        ("zh-CN", "Runtime 终止运行", "Runtime 校验并记录"),
+    ):
+        run = max_steps_limit(1, language=language).start()
+        for _ in range(2):
+            run.step()
+        rows = RunSnapshot.of_run(run, language=language).events
+        assert rows[-1].holder == "runtime" and rows[-1].who == stops
+        assert "MaxStepsExceeded" in rows[-1].text
+        assert rows[-2].who == records  # the observation before it is still recorded

@@ -20,7 +20,7 @@ from agentcore.course.text import (
     resolve_language,
 )
 from agentcore.errors import AgentRuntimeError
-from agentcore.events import ModelDecision, RunEvent, ToolAction, ToolObservation
+from agentcore.events import ModelDecision, RunEvent, RunFailed, ToolAction, ToolObservation
 from agentcore.runtime import AgentRun
 from agentcore.transcript import Message
 
@@ -28,8 +28,9 @@ SnapshotStatus = Literal["not started", "running", "answered", "failed", "interr
 """A run's status, or "refused": no run could start (an experiment's model turn was invalid)."""
 
 Holder = Literal["model", "runtime", "tool"]
-"""Who acts at one event (section 13): the model decides, the runtime checks and records, the
-tool executes. Control never leaves the runtime: it calls the model and the tools."""
+"""Who acts at one event (section 13): the model decides, the runtime checks and records (and
+stops the run at an error), the tool executes. Control never leaves the runtime: it calls the
+model and the tools."""
 
 FINISHED: tuple[SnapshotStatus, ...] = ("answered", "failed", "interrupted", "refused")
 
@@ -179,7 +180,9 @@ def event_rows(
             messages += 1  # the runtime records the assistant message of the turn
         elif isinstance(event, ToolObservation):
             messages += 1
-        who = phrase(f"control.{holder(event)}", language)
+        # the runtime acts at an error too, but it stops the run rather than records a result
+        stops = isinstance(event, RunFailed)
+        who = phrase("control.runtime stops" if stops else f"control.{holder(event)}", language)
         fresh = index >= first_new
         rows.append(EventRow(event.step, holder(event), who, text, handed, fresh, colon))
     if first_new >= len(events):

@@ -3,7 +3,8 @@
 * :class:`RunStepper` shows one run of an :class:`AgentRuntime`: Step advances it one model
   turn through :meth:`AgentRun.step` (the runtime's own loop, chapter section 6), Run to end
   steps until it finishes, Reset starts it again. It draws the transcript as it grows, every
-  event with who acts (the model decides, the runtime checks and records, the tool executes),
+  event with who acts (the model decides, the runtime checks and records or stops the run, the
+  tool executes),
   the rows the last step added highlighted, the budgets used, and the answer or the error.
   It steps any runtime a learner built (the playground), and a run interrupted by Ctrl-C.
 * :class:`ExperimentPanel` (lesson 06's appendix) chooses one experiment of chapter section 12 from
@@ -193,9 +194,9 @@ class RunStepper:
     :meth:`AgentRuntime.start` does); ``ValueError`` for an unknown language.
 
     What it shows: the budgets used, the transcript, every event with who acts (the model
-    decides, the runtime checks and records, the tool executes; each decision says how many
-    messages the model was handed), the rows the last step added highlighted, and the answer
-    or the error (its type, its English message and its explanation). A run interrupted
+    decides, the runtime checks and records or stops the run, the tool executes; each decision
+    says how many messages the model was handed), the rows the last step added highlighted, and
+    the answer or the error (its type, its English message and its explanation). A run interrupted
     (Ctrl-C, or a bug that escaped the loop) shows as interrupted, and Step is disabled.
 
     Widgets (attributes): ``step_button``, ``run_button``, ``reset_button``, ``budgets``,

@@ -6,6 +6,7 @@ from agentcore.course.judges.core import Judgement, Namespace, error_name, exerc
 from agentcore.course.teaching_tools import build_tools
 from agentcore.course.weather import weather_request
 from agentcore.errors import AgentRuntimeError
+from agentcore.providers.chat_profiles import ChatProfile
 from agentcore.runtime import AgentRuntime
 
 PROFILE_QUIRKS = ("arguments-as-object", "missing-call-id")
@@ -46,5 +47,22 @@ def profile_for_quirks(ns: Namespace) -> Judgement:
         try:
             AgentRuntime(model, build_tools()).run(weather_request())
         except AgentRuntimeError as error:
-            return False, "profile_refused", {"error": error_name(error)}
+            return False, _refusal(CHAT_PROFILES[profile]), {
+                "profile": profile,
+                "error": error_name(error),
+            }
     return True, "profile_right", {}
+
+
+def _refusal(profile: ChatProfile) -> str:
+    """The hint key for a profile the run failed under: what this profile did with each quirk.
+
+    ``arguments-as-object`` is absorbed when ``arguments_may_be_objects``, ``missing-call-id``
+    when ``makes_missing_call_ids`` (:class:`~agentcore.providers.chat_profiles.ChatProfile`);
+    a profile that absorbs both never gets here.
+    """
+    if profile.makes_missing_call_ids:
+        return "profile_refused_objects"  # it made the ids, and refused the object arguments
+    if profile.arguments_may_be_objects:
+        return "profile_refused_ids"  # it took the object arguments, and refused the missing ids
+    return "profile_refused_both"

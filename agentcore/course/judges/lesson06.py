@@ -259,10 +259,11 @@ def describe_temperature(ns: Namespace) -> Judgement:
         properties = tool.schema()["parameters"].get("properties", {})
         shown = ", ".join(f"{name} ({properties[name].get('type', '-')})" for name in properties)
         return False, "describe_schema", {"fields": shown or "-"}
-    if not _refuses_non_finite(tool):
-        return False, "describe_not_finite", {}
+    # in the order the task states them: strict first, then finite
     if takes_text_for_a_number(tool, "temperature_f"):
         return False, "describe_not_strict", {}
+    if not _refuses_non_finite(tool):
+        return False, "describe_not_finite", {}
     bad_answer: dict[str, Any] | None = None
     for case, weather in _describe_cases():
         runtime = AgentRuntime(ScriptedModel(script), [weather, CONVERSION_TOOL, tool])
@@ -542,7 +543,9 @@ def smallest_max_steps(ns: Namespace) -> Judgement:
         if got is not None and type(got) is not int:
             return False, "budget_not_int", {"kind": kind(got)}
         if not same(got, expected):
-            return False, "budget_wrong", {"case_key": case}
+            if case == "case_six_steps":  # the top of the range: a model reused across tries
+                return False, "budget_six_steps", {"got": got}
+            return False, "budget_wrong", {"case_key": case, "got": got}
     broken = [
         Tool(
             name=WEATHER_TOOL.name,
