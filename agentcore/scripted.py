@@ -75,8 +75,8 @@ class ScriptedModel:
         """Raise ``AssertionError`` if a list script still has turns that were never played."""
         if self.remaining:
             raise AssertionError(
-                f"ScriptedModel played {self.calls} of {len(self._turns)} turns; "
-                f"{self.remaining} turn(s) were never requested"
+                f"ScriptedModel played {self.calls} of its {len(self._turns)} scripted turns; "
+                f"never requested: {self.remaining}"
             )
 
     def __repr__(self) -> str:

@@ -164,6 +164,12 @@ _INSTEAD: dict[str, tuple[str, str]] = {
 }
 
 
+CLOSE_THE_OBJECT = "use a model with model_config = ConfigDict(extra='forbid')"
+"""What a :class:`StrictSchemaError` says to do about an open object (a dict, or a model
+without ``extra='forbid'``): its ``instead``, which the course explains in the learner's
+language."""
+
+
 class StrictSchemaError(TypeError):
     """An arguments model has a part the strict schema cannot show exactly (section 5.1).
 
@@ -563,7 +569,7 @@ class _Walk:
                 where,
                 "an object that allows keys it does not name (a dict, or a model without "
                 "extra='forbid')",
-                "use a model with model_config = ConfigDict(extra='forbid')",
+                CLOSE_THE_OBJECT,
             )
         properties = strict.get("properties", {})
         strict["properties"] = {

@@ -82,7 +82,7 @@ def test_the_same_call_id_in_one_turn_is_refused_by_model_turn_before_any_run() 
         "no run started: no model turn, no tool execution",
         "error: InvalidModelTurnError: ModelTurn.tool_calls repeats call_id 'call-weather'; "
         "every call in a turn needs its own call_id",
-        "why: The model's turn breaks the runtime's protocol (section 4), so the runtime "
+        "why: The model's turn breaks the runtime's protocol (see lesson 01), so the runtime "
         "refused it before any handler ran; look first at the model or its adapter.",
     ]
 

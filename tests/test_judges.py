@@ -877,7 +877,88 @@ def test_an_exception_in_the_learners_own_model_function_is_named() -> None:
     line = judged(
         "compare_cities", COMPARE.format(tokyo="call-tokyo", more="", reading='["temperature"]')
     )
-    assert "KeyError (compare_cities)" in line, line
+    assert "your compare_cities raised KeyError: 'temperature' on model turn 2" in line, line
+
+
+# Hints of lessons 02-04 that name what the answer did (issue 40 §5).
+
+
+def test_an_exception_in_the_learners_own_transcript_reader_names_it_and_the_case() -> None:
+    reads_every_message = (
+        "def unanswered_calls(messages):\n    return [m['tool_call_id'] for m in messages]\n"
+    )
+    line = judged("unanswered_calls", reads_every_message)
+    assert "raised KeyError: 'tool_call_id' on the transcript where" in line, line
+
+
+def test_a_handler_that_fails_in_the_learners_tool_is_named() -> None:
+    line = judged(
+        "to_celsius_tool",
+        """
+        from pydantic import BaseModel, ConfigDict, Field
+        from agentcore import Tool
+
+        class Arguments(BaseModel):
+            model_config = ConfigDict(extra="forbid", strict=True)
+            temperature_f: float = Field(ge=-459.67)
+
+        def convert(temperature_f):
+            return {"temperature_c": round((temperature_f - 32) * 5 / 9, 1) + offset}
+
+        to_celsius_tool = Tool("fahrenheit_to_celsius", "F to C.", Arguments, convert)
+        """,
+    )
+    assert "ToolExecutionError (fahrenheit_to_celsius: NameError)" in line, line
+
+
+def test_a_tool_without_extra_forbid_is_told_why_in_the_learners_language() -> None:
+    from pydantic import BaseModel
+
+    from agentcore import Tool
+    from agentcore.strict_schema import StrictSchemaError
+
+    class Relaxed(BaseModel):
+        temperature_f: float
+
+    with pytest.raises(StrictSchemaError) as raised:
+        Tool("fahrenheit_to_celsius", "F to C.", Relaxed, lambda temperature_f: {})
+    core.note_cell_result(("to_celsius_tool",), raised.value)
+    try:
+        chinese = checks.verdict("to_celsius_tool", "zh-CN", {})[1]
+        english = checks.verdict("to_celsius_tool", "en", {})[1]
+    finally:
+        core.note_cell_result(("to_celsius_tool",), None)
+    assert "StrictSchemaError" in chinese and "缺少 extra='forbid'" in chinese, chinese
+    assert "extra='forbid' is missing" in english, english
+
+
+def test_a_script_whose_every_turn_was_accepted_is_told_it_ran_out() -> None:
+    line = judged(
+        "break_second_turn",
+        "from agentcore import ModelTurn, ToolCall\n"
+        f"my_script = [ModelTurn(tool_calls=[{TOKYO_CALL}]), "
+        "ModelTurn(tool_calls=[ToolCall('call-c', 'celsius_to_fahrenheit', {'temperature_c': 18})])"
+        "]",
+    )
+    assert "asked for turn 3 and your script had no turn left" in line, line
+
+
+def test_a_paris_check_that_ignores_the_call_id_is_told_once_what_the_model_did() -> None:
+    any_one_lookup = """
+    from agentcore import AgentRuntime
+    from agentcore.course.teaching_tools import build_tools
+
+    def check_paris_weather(make_model):
+        result = AgentRuntime(make_model(), build_tools()).run("What is Paris's teaching weather?")
+        assert "12.0°C" in result.answer
+        assert len([m for m in result.messages if m["role"] == "tool"]) == 1
+    """
+    line = judged("check_paris_weather", any_one_lookup)
+    assert line.count("call-weather") == 1 and "another call_id" in line, line
+    namespace: dict[str, Any] = {}
+    exec(textwrap.dedent(any_one_lookup), namespace)
+    chinese = checks.verdict("check_paris_weather", "zh-CN", namespace)[1]
+    assert chinese.count("call-weather") == 1, chinese
 
 
 def test_call_ids_repeated_within_one_turn_are_told_so() -> None:

@@ -114,7 +114,7 @@ def test_a_list_script_plays_in_order_and_can_assert_it_was_consumed() -> None:
         ModelTurn(final_text="Paris is 12.0°C."),
     ]
     model = ScriptedModel(turns)
-    with pytest.raises(AssertionError, match=r"played 0 of 2 turns; 2 turn\(s\) were never"):
+    with pytest.raises(AssertionError, match=r"played 0 of its 2 scripted turns; never requested"):
         model.assert_consumed()
     result = AgentRuntime(model, build_tools()).run("Paris?")
     assert result.answer == "Paris is 12.0°C."

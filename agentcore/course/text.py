@@ -238,6 +238,8 @@ def explain(error: BaseException, language: Language | None = None) -> str:
             return _explain_quirk(error, language)
         if name == "ProviderResponseError":
             return _explain_response(error, message, language)
+        if name == "StrictSchemaError" and _is_open_object(error):
+            return phrase("typed error.StrictSchemaError.open object", language)
         return phrase(
             f"typed error.{name}",
             language,
@@ -287,6 +289,14 @@ def _explain_setting(message: str, language: Language) -> str:
         if match := pattern.match(message):
             return phrase(key, language, **match.groupdict())
     return phrase("typed error.ValueError", language)
+
+
+def _is_open_object(error: BaseException) -> bool:
+    """Whether a ``StrictSchemaError`` is about an object that allows undeclared keys (a
+    model without ``extra='forbid'``, the usual slip in a first arguments model)."""
+    from agentcore.strict_schema import CLOSE_THE_OBJECT
+
+    return getattr(error, "instead", None) == CLOSE_THE_OBJECT
 
 
 def _field_phrase(field: object, language: Language) -> str:

@@ -37,7 +37,7 @@ from pathlib import Path
 from types import CodeType, FrameType
 from typing import Any, TypeVar
 
-from agentcore.course.text import check_language, phrase, resolve_language
+from agentcore.course.text import check_language, explain, phrase, resolve_language
 
 Namespace = MutableMapping[str, Any]
 T = TypeVar("T")
@@ -103,6 +103,9 @@ class _Watch:
 
     pending: tuple[str, ...] = ()
     errors: dict[str, str] = field(default_factory=dict)
+    raised: dict[str, BaseException] = field(default_factory=dict)
+    """The error itself, for an error of the package (``StrictSchemaError`` from ``Tool(...)``):
+    the verdict explains it in the learner's language (:func:`explained_in_cell`)."""
     answers: dict[str, tuple[Any, tuple[Any, ...] | None]] = field(default_factory=dict)
     """The value each name held when its answer cell finished, with its contents then
     (:func:`_contents`): a check compares both by identity, to see an answer written in,
@@ -135,10 +138,13 @@ def namespace_of(namespace: Namespace | None) -> Namespace:
 def note_cell_result(names: tuple[str, ...], error: BaseException | None) -> None:
     """Record whether the answer cell that defines ``names`` raised (``error``) or not."""
     for name in names:
+        _WATCH.raised.pop(name, None)
         if error is None:
             _WATCH.errors.pop(name, None)
         else:
             _WATCH.errors[name] = type(error).__name__
+            if type(error).__module__.startswith("agentcore."):
+                _WATCH.raised[name] = error
 
 
 def _after_cell(result: Any) -> None:
@@ -528,6 +534,21 @@ def error_name(error: BaseException) -> str:
     return type(error).__name__
 
 
+def error_text(error: BaseException, limit: int = 80) -> str:
+    """``error`` as a hint names an exception the learner's own code raised: its type name and
+    its message (``KeyError: 'temp'``), the message cut to ``limit`` characters; the type name
+    alone for an error without a message."""
+    try:
+        message = str(error)
+    except Exception:  # a learner's exception whose __str__ fails: its type still says enough
+        message = ""
+    if not message:
+        return error_name(error)
+    if len(message) > limit:
+        message = message[: limit - 1] + "…"
+    return f"{error_name(error)}: {message}"
+
+
 # ----------------------------------------------------------------------------- plain data
 
 
@@ -733,6 +754,9 @@ def verdict(
     if raised:
         # Even when the names were defined before the error: the cell did not run whole.
         ok, key, values = False, "answer_cell_raised", {"error": raised[0]}
+        reason = explained_in_cell(spec.names, language)
+        if reason:
+            key, values = "answer_cell_raised_reason", {"error": raised[0], "reason": reason}
     elif missing:
         ok, key, values = False, "not_attempted", {"names": ", ".join(missing)}
     elif elsewhere:
@@ -740,6 +764,17 @@ def verdict(
     else:
         ok, key, values = judge_namespace(spec, ns)
     return ok, verdict_line(ok, key, language, values)
+
+
+def explained_in_cell(names: Sequence[str], language: str) -> str:
+    """Why the answer cell that defines ``names`` raised, in ``language``: the package's
+    explanation (:func:`agentcore.course.text.explain`) of an error the package raised there,
+    such as the ``StrictSchemaError`` of ``Tool(...)``, whose own message is English; ``""``
+    for any other error (the learner's own ``NameError`` names itself)."""
+    for name in names:
+        if name in _WATCH.raised:
+            return explain(_WATCH.raised[name], check_language(language))
+    return ""
 
 
 def verdict_line(ok: bool, key: str, language: str, values: dict[str, Any]) -> str:

@@ -12,14 +12,13 @@ from agentcore.course.judges.core import (
     Judgement,
     Namespace,
     draw,
-    error_name,
     exercise,
     kind,
     plain,
     same,
     spelled,
 )
-from agentcore.course.judges.runs import outcome, takes_text_for_a_number
+from agentcore.course.judges.runs import failure_shown, outcome, takes_text_for_a_number
 from agentcore.course.teaching_tools import build_tools
 from agentcore.errors import AgentRuntimeError, ToolArgumentsError
 from agentcore.protocol import ModelTurn, ToolCall
@@ -61,8 +60,8 @@ def to_celsius_tool(ns: Namespace) -> Judgement:
     if takes_text_for_a_number(tool, "temperature_f"):
         return False, "tool_accepted_text", {}
     good = through_runtime(tool, {"temperature_f": 64.4})
-    if isinstance(good, AgentRuntimeError):
-        return False, "tool_good_call", {"error": error_name(good)}
+    if isinstance(good, AgentRuntimeError):  # name what failed: the handler's own exception
+        return False, "tool_good_call", {"error": failure_shown(good, "to_celsius_tool")}
     # the task's own formula, on values where a wrong rounding or a swapped formula shows,
     # and on three drawn afresh for each verdict (from -400.0 to 1600.0 °F), so a table of the
     # fixed ones cannot agree
@@ -70,8 +69,11 @@ def to_celsius_tool(ns: Namespace) -> Judgement:
     for value in (64.4, 212.0, 100.0, 0.0, -40.0, *drawn):
         expected = {"temperature_c": round((value - 32) * 5 / 9, 1)}
         got = through_runtime(tool, {"temperature_f": value})
-        if isinstance(got, AgentRuntimeError) or not same(plain(got), expected):
-            return False, "tool_result", {}
+        if isinstance(got, AgentRuntimeError):
+            shown = failure_shown(got, "to_celsius_tool")
+            return False, "tool_result_failed", {"value": value, "error": shown}
+        if not same(plain(got), expected):  # say what the tool gave, never what it should
+            return False, "tool_result", {"value": value, "got": _shown(plain(got))}
     # the bound itself is allowed ("not below"), the value just under it is not
     if isinstance(through_runtime(tool, {"temperature_f": ABSOLUTE_ZERO_F}), AgentRuntimeError):
         return False, "tool_refused_bound", {}
@@ -86,6 +88,12 @@ def to_celsius_tool(ns: Namespace) -> Judgement:
         if not isinstance(through_runtime(tool, arguments), ToolArgumentsError):
             return False, key, {}
     return True, "tool_right", {}
+
+
+def _shown(value: Any, limit: int = 80) -> str:
+    """``repr(value)`` cut to ``limit`` characters, for a hint that quotes what a tool gave."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 class LessonConvertArguments(BaseModel):

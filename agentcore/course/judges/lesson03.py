@@ -8,12 +8,13 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from agentcore.course.judges.core import (
+    AnswerRaised,
     Judgement,
     Namespace,
     asked_twice,
     call,
     draw,
-    error_name,
+    error_text,
     exercise,
     fresh_call_id,
     kind,
@@ -21,10 +22,10 @@ from agentcore.course.judges.core import (
     same,
     shape,
 )
-from agentcore.course.judges.runs import outcome
+from agentcore.course.judges.runs import failure_shown, outcome
 from agentcore.course.teaching_tools import build_tools
 from agentcore.course.weather import weather_request
-from agentcore.errors import ToolArgumentsError
+from agentcore.errors import ScriptExhaustedError, ToolArgumentsError
 from agentcore.protocol import ModelTurn
 from agentcore.runtime import RunResult
 from agentcore.scripted import ScriptedModel
@@ -42,8 +43,11 @@ def break_second_turn(ns: Namespace) -> Judgement:
         if len(script) < 2 or not script[1].tool_calls:
             return False, "script_answered_no_call", {}
         return False, "script_answered", {}
+    if isinstance(result, ScriptExhaustedError):
+        # every turn the script holds was accepted, and the run asked for one more
+        return False, "script_ran_out", {"turn": result.model_turns}
     if not isinstance(result, ToolArgumentsError):
-        return False, "script_other_error", {"error": error_name(result)}
+        return False, "script_other_error", {"error": failure_shown(result, "my_script")}
     if (result.model_turns, result.tool_executions) != (2, 1):
         return (
             False,
@@ -190,6 +194,7 @@ def judge_lists(
     wrong_key: str,
     right_key: str,
     fresh: Callable[[], Sequence[Case]] = tuple,
+    raised_key: str | None = None,
 ) -> Judgement:
     """Call ``function`` on a deep copy of each case's input; its lists beside the expected.
 
@@ -201,13 +206,22 @@ def judge_lists(
     to be checked, and what already happened is never lost). A result that is not a list, or a
     list holding anything but ``str`` (the call dicts instead of their call_ids), gets a hint
     naming the expected form before any case is compared. Each case is asked twice, in a
-    random order (:func:`~agentcore.course.judges.core.asked_twice`).
+    random order (:func:`~agentcore.course.judges.core.asked_twice`). With ``raised_key``, an
+    ``Exception`` the function raises is named with its message and the case it was reading
+    (``{name}``, ``{error}``, ``{case}``); without it, or for a ``KeyboardInterrupt``, it reaches
+    the core's verdicts.
     """
     every = [*cases, *fresh()]
     wrong: set[int] = set()
-    for index, (_case, given, expected) in asked_twice(list(enumerate(every))):
+    for index, (case, given, expected) in asked_twice(list(enumerate(every))):
         handed = copy.deepcopy(given)
-        got = call(name, function, handed)
+        try:
+            got = call(name, function, handed)
+        except AnswerRaised as failure:
+            if raised_key is None or not isinstance(failure.error, Exception):
+                raise
+            shown = {"name": name, "error": error_text(failure.error), "case_key": case}
+            return False, raised_key, shown
         if type(handed) is not list or not same(plain(handed), given):
             return False, "changed_input", {"name": name}
         if got is None:
@@ -236,4 +250,5 @@ def unanswered_calls(ns: Namespace) -> Judgement:
         "transcripts_wrong",
         "unanswered_right",
         fresh_transcripts,
+        raised_key="raised_on_transcript",
     )

@@ -7,12 +7,14 @@ from collections.abc import Callable
 from typing import Any
 
 from agentcore.course.judges.core import (
+    AnswerRaised,
     Judgement,
     Namespace,
     TimeLimitExceeded,
     asked_twice,
     draw,
     error_name,
+    error_text,
     exercise,
     shuffled,
 )
@@ -26,7 +28,7 @@ from agentcore.course.judges.runs import (
 from agentcore.course.teaching_tools import CONVERSION_TOOL, WEATHER_TOOL, build_tools
 from agentcore.course.text import LANGUAGES, phrase
 from agentcore.course.weather import ZH_CN_WORDS, ScriptedWeatherModel
-from agentcore.errors import AgentRuntimeError
+from agentcore.errors import AgentRuntimeError, ModelError
 from agentcore.protocol import ModelTurn, ToolCall
 from agentcore.scripted import ScriptedModel
 
@@ -43,11 +45,12 @@ def honest_model() -> ScriptedModel:
     return ScriptedModel(honest)
 
 
-def paris_models() -> dict[str, tuple[Callable[[], Any], str, str]]:
-    """Models a Paris weather check must fail, each with the message that says what it missed
-    and what it did not do: the guesser, the double lookup and the lookup under another
-    call_id get the answer right but not the path; the last two take the right path to a
-    wrong answer (a check of the trajectory alone passes them; "12" alone passes 12.5°C)."""
+def paris_models() -> dict[str, tuple[Callable[[], Any], str]]:
+    """Models a Paris weather check must fail, each with the message for a check that passes
+    it (the model's own message key, ``check.model_...``, says what the model did): the
+    guesser, the double lookup and the lookup under another call_id get the answer right but
+    not the path; the last three take the right path to a wrong answer (a check of the
+    trajectory alone passes them; "12" alone passes 12.5°C)."""
     answer = "Paris's deterministic teaching record is 12.0°C, light rain."
     degrees = 12.0
     while abs(degrees) == 12.0:  # "-12.0°C" holds "12.0°C" too
@@ -59,8 +62,7 @@ def paris_models() -> dict[str, tuple[Callable[[], Any], str, str]]:
     return {
         "model_guesser": (
             lambda: transcript_script([ModelTurn(final_text=answer)]),
-            "paris_passed_guesser",
-            "what_read",
+            "paris_passed_trajectory",
         ),
         "model_twice": (
             lambda: transcript_script(
@@ -70,22 +72,19 @@ def paris_models() -> dict[str, tuple[Callable[[], Any], str, str]]:
                     ModelTurn(final_text=answer),
                 ]
             ),
-            "paris_passed_guesser",
-            "what_read",
+            "paris_passed_trajectory",
         ),
         "model_other_id": (
             lambda: transcript_script(
                 [ModelTurn(tool_calls=(other_id,)), ModelTurn(final_text=answer)]
             ),
-            "paris_passed_guesser",
-            "what_call_id",
+            "paris_passed_trajectory",
         ),
         "model_wrong_answer": (
             lambda: transcript_script(
                 [ModelTurn(tool_calls=(look,)), ModelTurn(final_text="Paris is 18.0°C, cloudy.")]
             ),
             "paris_passed_wrong_answer",
-            "what_read",
         ),
         # the honest answer's own wording with another temperature, drawn for each verdict: a
         # test of the wording alone passes it
@@ -94,7 +93,6 @@ def paris_models() -> dict[str, tuple[Callable[[], Any], str, str]]:
                 [ModelTurn(tool_calls=(look,)), ModelTurn(final_text=answer.replace("12.0", other))]
             ),
             "paris_passed_wrong_answer",
-            "what_read",
         ),
         "model_close_answer": (
             lambda: transcript_script(
@@ -104,7 +102,6 @@ def paris_models() -> dict[str, tuple[Callable[[], Any], str, str]]:
                 ]
             ),
             "paris_passed_wrong_answer",
-            "what_read",
         ),
     }
 
@@ -138,7 +135,7 @@ def check_paris_weather(ns: Namespace) -> Judgement:
     # a guesser made the test raise something other than a failed assert, then a guesser passed
     honest_error: str | None = None
     guesser_error: tuple[str, str] | None = None
-    passed: tuple[str, str, str] | None = None
+    passed: tuple[str, str] | None = None
     for key in [*first_round, *shuffled(first_round)]:
         if key is None:
             try:
@@ -148,7 +145,7 @@ def check_paris_weather(ns: Namespace) -> Judgement:
             except BaseException as error:
                 honest_error = honest_error or error_name(error)
             continue
-        make_model, passed_key, what = models[key]
+        make_model, passed_key = models[key]
         try:
             returned = function(opaque(make_model))
         except failing:
@@ -160,18 +157,18 @@ def check_paris_weather(ns: Namespace) -> Judgement:
             continue
         if returned is not None:
             return False, "paris_returns_value", {}
-        passed = passed or (key, passed_key, what)
+        passed = passed or (key, passed_key)
     if honest_error is not None:  # an error every model gets is the test's, not a guesser's
         return False, "paris_honest_failed", {"error": honest_error}
     if guesser_error is not None:
         guesser, raised = guesser_error
         return False, "paris_guesser_error", {"model_key": guesser, "error": raised}
     if passed is not None:
-        if not any(_fails(function, other, failing) for other, _, _ in models.values()):
+        if not any(_fails(function, other, failing) for other, _ in models.values()):
             # it fails no model at all: an assert that never runs, or one caught inside the test
             return False, "paris_never_fails", {}
-        key, passed_key, what = passed
-        return False, passed_key, {"model_key": key, "what_key": what}
+        key, passed_key = passed
+        return False, passed_key, {"model_key": key}
     return True, "paris_right", {}
 
 
@@ -235,6 +232,10 @@ def compare_cities(ns: Namespace) -> Judgement:
         try:
             result = run(ScriptedModel(function), tools, "Which city is warmer?")
         except AgentRuntimeError as error:
+            own = _own_error(error)
+            if own is not None:  # the learner's function raised while it played the model
+                raised = {"error": error_text(own), "turn": error.model_turns}
+                return False, "compare_raised", raised
             return False, "compare_failed", {"error": failure_shown(error, "compare_cities")}
         asked = [
             (str(c["name"]), str(c["call_id"]))
@@ -267,6 +268,18 @@ def compare_cities(ns: Namespace) -> Judgement:
                 "tokyo": readings.get("Tokyo"), "paris": readings.get("Paris"), "answer": answer
             }
     return True, "compare_right", {}
+
+
+def _own_error(error: AgentRuntimeError) -> BaseException | None:
+    """The exception the learner's function raised while playing the model (the runtime keeps
+    it as the ``ModelError``'s cause; in a grade, the player's ``AnswerRaised``); ``None``
+    when the run failed for another reason (a refused call, a handler)."""
+    cause = error.__cause__
+    if isinstance(cause, AnswerRaised):
+        return cause.error
+    if isinstance(error, ModelError) and cause is not None:
+        return cause
+    return None
 
 
 def _observed(messages: Any) -> list[dict[str, Any]]:
