@@ -281,9 +281,8 @@ def _check_budget(run: AgentRun, calls: int, max_tool_calls: int) -> None:
     """Refuse a turn whose calls would exceed ``max_tool_calls``; no handler of it runs."""
     if run.tool_executions + calls > max_tool_calls:
         raise ToolBudgetExceeded(
-            f"The turn asks for {calls} tool call(s) but only "
-            f"{max_tool_calls - run.tool_executions} of max_tool_calls="
-            f"{max_tool_calls} remain; no handler of this turn was run"
+            f"The turn asks for more tool calls ({calls}) than max_tool_calls={max_tool_calls} "
+            f"leaves ({max_tool_calls - run.tool_executions}); no handler of this turn was run"
         )
 
 

@@ -33,7 +33,7 @@ def test_a_snapshot_follows_the_run_one_model_turn_at_a_time() -> None:
 
     assert snapshot.status == "running" and not snapshot.finished
     assert snapshot.last_step == (
-        "[1] DECIDE  1 tool call(s): call-weather",
+        "[1] DECIDE  tool calls: call-weather",
         "[1] ACTION  get_teaching_weather({'city': 'Tokyo'})",
         '[1] OBSERVE {"city": "Tokyo", "temperature_c": 18.0, "condition": "cloudy"}',
     )
@@ -79,7 +79,7 @@ def test_every_event_row_says_who_acts_and_each_decision_what_the_model_was_hand
     assert [row.handed for row in snapshot.events if row.holder == "model"] == model.handed
     assert model.handed == [1, 3, 5]
     assert snapshot.events[0].line() == (
-        "  [1] the model decides: DECIDE  1 tool call(s): call-weather · "
+        "  [1] the model decides: DECIDE  tool calls: call-weather · "
         "messages handed to the model: 1"
     )
     assert snapshot.events[1].who == "the tool executes"
@@ -99,7 +99,7 @@ def test_the_rows_of_the_last_step_are_marked_new_in_events_and_transcript() -> 
     ]  # fmt: skip
     text = snapshot.stepper_text()
     assert "▶ [2] the tool executes: ACTION  celsius_to_fahrenheit({'temperature_c': 18.0})" in text
-    assert "▶ [2] the model decides: DECIDE  1 tool call(s): call-convert · " in text
+    assert "▶ [2] the model decides: DECIDE  tool calls: call-convert · " in text
     assert "messages handed to the model: 3" in text
     assert "rows marked ▶ were added by the last step" in text
     assert text.splitlines()[-1].startswith("Control never leaves the runtime")
@@ -111,7 +111,7 @@ def test_the_stepper_text_in_chinese() -> None:
     assert snapshot.stepper_text().splitlines()[:4] == [
         "状态：运行中",
         "模型轮次：1（max_steps=3）；工具执行：1（max_tool_calls=6）",
-        "▶ [1] 模型决策：DECIDE  1 个工具调用：call-weather · 交给模型的消息：1 条",
+        "▶ [1] 模型决策：DECIDE  工具调用：call-weather · 交给模型的消息：1 条",
         "▶ [1] 工具执行：ACTION  get_teaching_weather({'city': 'Tokyo'})",
     ]
 

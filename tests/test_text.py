@@ -153,7 +153,7 @@ def _errors() -> list[BaseException]:
         ToolArgumentsError("celsius_to_fahrenheit", [{"loc": ("temperature_c",), "msg": "bad"}]),
         ToolExecutionError("celsius_to_fahrenheit", "the handler raised ConnectionError"),
         MaxStepsExceeded("The run did not finish within max_steps=1 model turns"),
-        ToolBudgetExceeded("The turn asks for 1 tool call(s) but only 0 remain"),
+        ToolBudgetExceeded("The turn asks for more tool calls (1) than max_tool_calls=1 leaves (0)"),
         ModelError("The model raised ValueError while producing turn 1: boom"),
         exhausted,
         KeyboardInterrupt(),
@@ -357,9 +357,10 @@ def test_no_retired_variant_in_the_zh_cn_lessons(path: Path) -> None:
 
 # --- "API key" is 「API 密钥」 in Chinese prose, never a bare key or Key (docs/GLOSSARY.md) ------
 
-BARE_KEY = re.compile(r"(?<![\w\-./`$@{])[Kk]eys?(?![\w\-./`}])")
+BARE_KEY = re.compile(r"(?<![\w\-./`$@{])(?<!idempotency )[Kk]eys?(?![\w\-./`}])")
 """The English word key(s) on its own: not part of an identifier such as ``api_key``,
-``DEEPSEEK_API_KEY``, ``--api-key-env`` or a ``{keys}`` placeholder."""
+``DEEPSEEK_API_KEY``, ``--api-key-env`` or a ``{keys}`` placeholder, nor the English term
+glossed after 幂等键 (idempotency key), which names no API key."""
 
 
 def _prose(markdown: str) -> str:
@@ -384,6 +385,7 @@ def bare_keys(markdown: str) -> list[str]:
 def test_the_bare_key_check_skips_identifiers_code_and_the_term_table() -> None:
     assert bare_keys("请把它设为服务器的 key，如果服务器不需要 key，就去掉。") != []
     assert bare_keys("Provider 拒绝了这个 Key。") != []
+    assert bare_keys("也就是**幂等键**（idempotency key）。") == []
     assert bare_keys("请设置 DEEPSEEK_API_KEY 或 `api_key`，或加上 --api-key-env。") == []
     assert bare_keys("请删掉 {keys}。\n```python\nkey = 1\n```\n见 `request.body.keys()`") == []
     assert bare_keys("## 术语对照\n\n| 中文 | 英文 |\n| --- | --- |\n| API 密钥 | API key |") == []

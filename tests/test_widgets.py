@@ -168,7 +168,7 @@ def test_the_panel_steps_two_calls_of_one_turn_in_order() -> None:
     panel.stepper.step_button.click()
 
     lines = panel.stepper.snapshot.last_step
-    assert lines[0] == "[1] DECIDE  2 tool call(s): call-tokyo, call-paris"
+    assert lines[0] == "[1] DECIDE  tool calls: call-tokyo, call-paris"
     assert [line.split("(")[1][:16] for line in lines[1::2]] == [
         "{'city': 'Tokyo'",
         "{'city': 'Paris'",

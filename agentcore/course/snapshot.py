@@ -100,7 +100,7 @@ def transcript_rows(
 def event_line(event: RunEvent, language: Language | None = None) -> str:
     """One event as a line: the chapter's trace format, plus a ``DECIDE`` line for decisions.
 
-    ``[1] DECIDE  2 tool call(s): call-tokyo, call-paris`` or ``[3] DECIDE  final text``
+    ``[1] DECIDE  tool calls: call-tokyo, call-paris`` or ``[3] DECIDE  final text``
     (in ``language``, default :func:`agentcore.course.text.current_language`); every other
     event uses its ``trace_line()`` (section 6).
     """
@@ -109,7 +109,7 @@ def event_line(event: RunEvent, language: Language | None = None) -> str:
         if not calls:
             return f"[{event.step}] DECIDE  {phrase('model turn.decide final', language)}"
         ids = ", ".join(call.call_id for call in calls)
-        decided = phrase("model turn.decide calls", language, count=len(calls), ids=ids)
+        decided = phrase("model turn.decide calls", language, ids=ids)
         return f"[{event.step}] DECIDE  {decided}"
     line = event.trace_line()
     assert line is not None  # only decisions have no trace line
