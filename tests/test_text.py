@@ -153,7 +153,7 @@ def _errors() -> list[BaseException]:
         ToolArgumentsError("celsius_to_fahrenheit", [{"loc": ("temperature_c",), "msg": "bad"}]),
         ToolExecutionError("celsius_to_fahrenheit", "the handler raised ConnectionError"),
         MaxStepsExceeded("The run did not finish within max_steps=1 model turns"),
-        ToolBudgetExceeded("The turn asks for more tool calls (1) than max_tool_calls=1 leaves (0)"),
+        ToolBudgetExceeded("The turn asks for more tool calls (2) than max_tool_calls leaves (1)"),
         ModelError("The model raised ValueError while producing turn 1: boom"),
         exhausted,
         KeyboardInterrupt(),
