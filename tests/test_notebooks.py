@@ -739,3 +739,32 @@ def test_the_chinese_docs_quote_the_slogan_in_one_wording() -> None:
     for name in ("README.zh-CN.md", "docs/teaching/README.zh-CN.md", "docs/cheatsheet.zh-CN.md"):
         rest = (ROOT / name).read_text(encoding="utf-8").replace(SLOGAN, "")
         assert not any(v in rest for v in SLOGAN_VARIANTS), name
+
+
+# --- one slogan: said where lesson 00 introduces it, and once more in the course's recap ------
+
+SLOGAN_PATTERNS = {
+    "en": re.compile(r"model\s+proposes\W+the\s+runtime\s+manages", re.I),
+    "zh-CN": re.compile(r"模型提议下一步"),
+}
+
+
+def slogan_places(language: str) -> list[str]:
+    """Where the slogan is written in the learner notebooks and quizzes of one language."""
+    places = []
+    for path in sorted((ROOT / "notebooks" / language).glob("[0-9][0-9]-*.ipynb")):
+        for index, cell in enumerate(read(path).cells, start=1):
+            places += [f"{path.name} cell {index}"] * len(
+                SLOGAN_PATTERNS[language].findall(cell.source)
+            )
+    for path in sorted((ROOT / "agentcore" / "course" / "quizzes").glob("*.json")):
+        text = path.read_text(encoding="utf-8")
+        places += [path.name] * len(SLOGAN_PATTERNS[language].findall(text))
+    return places
+
+
+@pytest.mark.parametrize("language", ["en", "zh-CN"])
+def test_the_slogan_is_said_where_it_is_introduced_and_in_the_recap_only(language: str) -> None:
+    places = slogan_places(language)
+    assert places and places[0].startswith("00-"), f"lesson 00 introduces the slogan: {places}"
+    assert len(places) <= 2, f"the slogan is repeated: {places}"
