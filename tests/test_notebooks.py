@@ -16,7 +16,6 @@ import io
 import json
 import re
 import tokenize
-import unicodedata
 from pathlib import Path
 from typing import Any
 
@@ -422,28 +421,6 @@ def test_the_printed_literals_are_the_failure_lines_and_prints_not_code() -> Non
         "call ids were ",
         "trajectory  \x00 ",
     ]
-
-
-def display_columns(text: str) -> int:
-    """Columns ``text`` takes in a terminal: 2 for a wide or full-width character (UAX #11)."""
-    return sum(2 if unicodedata.east_asian_width(char) in "WF" else 1 for char in text)
-
-
-@pytest.mark.parametrize(
-    "path",
-    [path for path in ALL_LESSONS if path.name == "05-deepseek-adapter.ipynb"],
-    ids=lesson_id,
-)
-def test_lesson_05s_side_by_side_bodies_line_up_in_display_columns(path: Path) -> None:
-    # Issue 20: textwrap counted characters, so a Chinese line of the left body took 60 columns
-    # against 58 and pushed its "|" out of the column; the package's wrap counts display width.
-    [cell] = [cell for cell in code_cells(read(path)) if "side_by_side(turn_2_body" in cell.source]
-    table = "".join(notebook_output_texts(cell)).splitlines()
-    rows = [line for line in table if " | " in line]
-    assert len(rows) > 20 and any(CJK.search(line) for line in rows) == ("zh-CN" in path.parts)
-    widths = {display_columns(line.split(" | ", 1)[0]) for line in rows}
-    assert widths == {58}, [line for line in rows if display_columns(line.split(" | ")[0]) != 58]
-    assert all(display_columns(line.split(" | ", 1)[1]) <= 58 for line in rows)
 
 
 @pytest.mark.parametrize("path", ALL_LESSONS, ids=lesson_id)
