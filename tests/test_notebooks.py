@@ -641,3 +641,36 @@ def test_the_chinese_docs_quote_the_slogan_in_one_wording() -> None:
     for name in ("README.zh-CN.md", "docs/teaching/README.zh-CN.md", "docs/cheatsheet.zh-CN.md"):
         rest = (ROOT / name).read_text(encoding="utf-8").replace(SLOGAN, "")
         assert not any(v in rest for v in SLOGAN_VARIANTS), name
+
+
+def prose_words(source: str) -> float:
+    """Words of a Markdown cell's prose: link targets and fenced code blocks left out, two
+    Chinese characters counted as one word (the rule of scripts/lesson_times.py)."""
+    from scripts.lesson_times import CHINESE_CHARACTER, english_words
+
+    text = re.sub(r"```.*?```", " ", source, flags=re.S)
+    text = re.sub(r"\]\([^)]*\)", "]", text)
+    return english_words(text) + len(CHINESE_CHARACTER.findall(text)) / 2
+
+
+@pytest.mark.parametrize(
+    "path",
+    [path for path in ALL_LESSONS if path.name == "05-deepseek-adapter.ipynb"],
+    ids=lesson_id,
+)
+def test_lesson_05_stays_a_short_lesson_about_the_runtime(path: Path) -> None:
+    # Issue 40: lesson 05 teaches the runtime's side of a provider in at most 40 cells and
+    # 2,000 words of prose; connection hardening lives in docs/providers.md, not here.
+    cells = read(path).cells
+    assert len(cells) <= 40, len(cells)
+    words = sum(prose_words(cell.source) for cell in cells if cell.cell_type == "markdown")
+    assert words <= 2000, words
+    text = "\n".join(cell.source for cell in cells)
+    assert not any(word in text for word in ("gzip", "drip_seconds", "proxy_for", "HTTP_PROXY"))
+    assert text.count("```bash") <= 1 and text.count("```powershell") <= 1
+
+
+def test_the_prose_count_leaves_out_links_and_code_blocks() -> None:
+    assert prose_words("[the chapter](https://example.com/a#b) says so") == 4
+    assert prose_words("one\n```bash\nexport A=1 B=2\n```\ntwo") == 2
+    assert prose_words("适配器只负责翻译") == 4
