@@ -31,6 +31,7 @@ LESSONS = (
     "lesson06",
     "lesson06_appendix",
     "lesson07",
+    "lesson07_appendix_build",
 )
 """The lesson modules, each of which registers its exercises when imported."""
 
