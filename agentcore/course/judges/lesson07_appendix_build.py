@@ -386,11 +386,25 @@ class _Trace:
         self.saw_record = False
 
 
+def _requested(message: Any) -> list[Any]:
+    """The call_ids an assistant message of the transcript asks for (``[]`` for any other)."""
+    if not isinstance(message, Mapping) or message.get("role") != "assistant":
+        return []
+    calls = message.get("tool_calls")
+    if not isinstance(calls, (list, tuple)):
+        return []
+    return [call.get("call_id") for call in calls if isinstance(call, Mapping)]
+
+
 def _observation(messages: Sequence[Any], call_id: str) -> Any:
-    """The decoded content of the tool message answering ``call_id``; ``None`` without one."""
+    """The decoded content of the tool message answering ``call_id``, after the assistant
+    message that asked for it (as a provider pairs them); ``None`` without one."""
+    asked = False
     for message in messages:
+        asked = asked or call_id in _requested(message)
         if (
-            isinstance(message, Mapping)
+            asked
+            and isinstance(message, Mapping)
             and message.get("role") == "tool"
             and message.get("tool_call_id") == call_id
         ):
