@@ -494,12 +494,15 @@ def _run_loop(function: Any, model: Any, tools: list[Any], request: str, steps: 
 
 @exercise("own_loop", ("run_my_loop",))
 def own_loop(ns: Namespace) -> Judgement:
-    """``run_my_loop(model, tools, request, max_steps)``: a minimal runtime. Judged on:
+    """``run_my_loop(model, tools, request, max_steps)``: a minimal runtime. Judged by what it
+    does, so a function that hands the work to :class:`AgentRuntime` passes too (its
+    transcript reaches a grade's judge as the same plain list). Judged on:
 
     * the chapter's trajectory (Tokyo: lookup, conversion, answer) with call_ids drawn for
       this verdict: it returns the model's final text, after exactly three model turns and
       the two executions in order, the conversion given the temperature the lookup returned
-      (so each observation reached the model, paired by its ``tool_call_id``);
+      (so each observation reached the model, paired by its ``tool_call_id`` after the
+      request that asked for it);
     * an unknown tool: ``UnknownToolError``, no handler run;
     * a model that never answers: ``MaxStepsExceeded`` after exactly ``max_steps`` turns;
     * a conversion with a temperature that is not a number: ``ToolArgumentsError``, no
