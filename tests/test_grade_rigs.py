@@ -919,6 +919,191 @@ except Exception:
     pass
 """,
     ),
+    # lesson 07 and its appendix (2026-12-07): each answer tried through the self-check
+    "better_descriptions through accepted()": (
+        "07-the-tool-the-model-sees.ipynb",
+        "better_descriptions",
+        """
+forget("weather_description", "conversion_description")
+from agentcore.course.checks import accepted
+weathers = [
+    "Weather tool.",
+    "Read the fixed teaching weather record of a city. Not for live weather.",
+]
+conversions = ["Convert temperatures.", "Turn a Celsius (°C) temperature into Fahrenheit (°F)."]
+for weather_description in weathers:
+    for conversion_description in conversions:
+        if accepted("better_descriptions"):
+            break
+    else:
+        continue
+    break
+else:
+    weather_description, conversion_description = weathers[0], conversions[0]
+""",
+    ),
+    "careless_prediction through verdict()": (
+        "07-the-tool-the-model-sees.ipynb",
+        "careless_prediction",
+        """
+forget("my_prediction")
+import itertools
+from agentcore.course.checks import verdict
+for right, unnecessary, recovered in itertools.product(range(7), range(4), range(2)):  # 56
+    my_prediction = {"tasks right": right, "unnecessary calls": unnecessary, "recovered": recovered}
+    if verdict("careless_prediction", "en")[0]:
+        break
+else:
+    my_prediction = {"tasks right": 6, "unnecessary calls": 0, "recovered": 0}
+""",
+    ),
+    "live_task through check()": (
+        "07-the-tool-the-model-sees.ipynb",
+        "live_task",
+        """
+forget("my_live_task")
+import contextlib, io
+from agentcore.course.checks import check
+tries = [
+    {"request": "How is the weather in Paris?", "expect_tool": None},
+    {"request": "Tell me the current weather in Paris.", "expect_tool": None},
+]
+for my_live_task in tries:
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        check("live_task", "en")
+    if printed.getvalue().startswith("✔"):
+        break
+else:
+    my_live_task = tries[0]
+""",
+    ),
+    "wire_by_hand through accepted()": (
+        "07-appendix-build-it-yourself.ipynb",
+        "wire_by_hand",
+        """
+forget("my_messages")
+from agentcore.course.checks import accepted
+record = '{"city": "Tokyo", "temperature_c": 18.0, "condition": "cloudy"}'
+def messages(said, arguments):
+    call = {"id": "call-weather", "type": "function",
+            "function": {"name": "get_teaching_weather", "arguments": arguments}}
+    return [
+        {"role": "user", "content": "What is Tokyo's teaching weather?"},
+        {"role": "assistant", "content": said, "tool_calls": [call]},
+        {"role": "tool", "tool_call_id": "call-weather", "content": record},
+        {"role": "assistant", "content": "Tokyo: 18.0 °C and cloudy (teaching data)."},
+    ]
+for said in ("", None):
+    for arguments in ({"city": "Tokyo"}, '{"city": "Tokyo"}'):
+        my_messages = messages(said, arguments)
+        if accepted("wire_by_hand"):
+            break
+    else:
+        continue
+    break
+else:
+    my_messages = messages("", {"city": "Tokyo"})
+""",
+    ),
+    "extract_tool_calls through accepted()": (
+        "07-appendix-build-it-yourself.ipynb",
+        "extract_tool_calls",
+        """
+forget("extract_tool_calls")
+import json
+from agentcore import ProviderResponseError, ToolCall
+from agentcore.course.checks import accepted
+def extractor(error):
+    def extract(response):
+        try:
+            (choice,) = response["choices"]
+            message = choice["message"]
+            found = [(c["id"], c["function"]["name"], json.loads(c["function"]["arguments"]))
+                     for c in message.get("tool_calls") or []]
+        except (KeyError, TypeError, ValueError) as problem:
+            raise error("malformed") from problem
+        if any(not name or type(arguments) is not dict for _, name, arguments in found):
+            raise error("malformed")
+        if not found and not message.get("content"):
+            raise error("empty")
+        return [ToolCall(*call) for call in found]
+    return extract
+for error in (ValueError, ProviderResponseError):
+    extract_tool_calls = extractor(error)
+    if accepted("extract_tool_calls"):
+        break
+else:
+    extract_tool_calls = extractor(ValueError)
+""",
+    ),
+    "dependent_calls through verdict()": (
+        "07-appendix-build-it-yourself.ipynb",
+        "dependent_calls",
+        """
+forget("my_dependent_prediction")
+import itertools
+from agentcore.course.checks import verdict
+for executions, turns, fahrenheit in itertools.product(range(3), range(1, 4), (64.4, 68.0)):
+    my_dependent_prediction = {"tool executions": executions, "model turns": turns,
+                               "fahrenheit": fahrenheit}
+    if verdict("dependent_calls", "en")[0]:
+        break
+else:
+    my_dependent_prediction = {"tool executions": 2, "model turns": 2, "fahrenheit": 64.4}
+""",
+    ),
+    "own_loop through accepted()": (
+        "07-appendix-build-it-yourself.ipynb",
+        "own_loop",
+        """
+forget("run_my_loop")
+from agentcore import MaxStepsExceeded, UnknownToolError
+from agentcore.course.checks import accepted
+def loop_with(extra_turns):
+    def run(model, tools, request, max_steps):
+        registry = {tool.name: tool for tool in tools}
+        messages = [{"role": "user", "content": request}]
+        for _ in range(max_steps + extra_turns):
+            turn = model.generate(messages, [tool.schema() for tool in tools])
+            if not turn.tool_calls:
+                return turn.final_text
+            messages.append({"role": "assistant", "content": "",
+                             "tool_calls": [c.as_message_entry() for c in turn.tool_calls]})
+            for call in turn.tool_calls:
+                if call.name not in registry:
+                    raise UnknownToolError(call.name, list(registry))
+                tool = registry[call.name]
+                content = tool.execute(tool.validate(call.arguments, call.call_id), call.call_id)
+                messages.append({"role": "tool", "tool_call_id": call.call_id, "content": content})
+        raise MaxStepsExceeded("no answer")
+    return run
+for extra in (1, 0):
+    run_my_loop = loop_with(extra)
+    if accepted("own_loop"):
+        break
+else:
+    run_my_loop = loop_with(1)
+""",
+    ),
+    "design_faults through accepted(), 70 sets of four": (
+        "07-appendix-build-it-yourself.ipynb",
+        "design_faults",
+        """
+forget("my_faults")
+import itertools
+from agentcore.course.checks import accepted
+names = ["text actions", "any function", "swallowed errors", "no step limit",
+         "plain function handlers", "observations in the transcript",
+         "final text ends the run", "json arguments"]
+for four in itertools.combinations(reversed(names), 4):
+    my_faults = list(four)
+    if accepted("design_faults"):
+        break
+else:
+    my_faults = names[4:]
+""",
+    ),
 }
 
 

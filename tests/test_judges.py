@@ -26,6 +26,7 @@ from agentcore.course import checks
 from agentcore.course.judges import code_places, core, lesson00, lesson06_appendix
 
 ROOT = Path(__file__).resolve().parents[1]
+NOTEBOOKS = ROOT / "notebooks"
 
 
 def judged(exercise: str, code: str, **given: Any) -> str:
@@ -1143,3 +1144,80 @@ def test_a_lax_arguments_model_is_told_to_be_strict_first() -> None:
         return ScriptedWeatherModel(task="describe").generate(messages, tools)
     """
     assert "make it strict" in judged("describe_temperature", lax)
+
+
+# Lesson 07's appendix (build it yourself): every written-down answer judged without a kernel,
+# in both languages, from the lesson's own cells (the self-check runs each in a kernel too).
+BUILD = "07-appendix-build-it-yourself.ipynb"
+
+
+def build_lesson(language: str) -> tuple[dict[str, Any], list[Any]]:
+    """The namespace the appendix's setup cells leave (every code cell that is neither an
+    answer nor a check, run up to the last exercise), and its answer cells."""
+    import nbformat
+
+    from agentcore import set_language
+
+    set_language(language)
+    notebook = nbformat.read(NOTEBOOKS / language / "solutions" / BUILD, as_version=4)
+    namespace: dict[str, Any] = {}
+    answers = []
+    for cell in notebook.cells:
+        if cell.cell_type != "code" or "review_quiz(" in cell.source:
+            continue
+        if cell.metadata.get("agentcore", {}).get("exercise"):
+            answers.append(cell)
+        elif "check(" not in cell.source and "accepted(" not in cell.source:
+            exec(cell.source, namespace)
+    return namespace, answers
+
+
+def judged_in(namespace: dict[str, Any], exercise: str, code: str, language: str) -> str:
+    """The verdict line for ``code`` run as the answer; an answer that raises (the learner's
+    own tests failing) reads as the notebook's ✘ for a cell that raised."""
+    space = dict(namespace)
+    try:
+        exec(code, space)
+    except Exception as error:
+        return f"✘ the answer cell raised {type(error).__name__}"
+    return checks.verdict(exercise, language, space)[1]
+
+
+@pytest.mark.parametrize("language", ["en", "zh-CN"])
+def test_lesson_07_appendix_refuses_every_written_down_wrong_answer(language: str) -> None:
+    namespace, answers = build_lesson(language)
+    try:
+        assert len(answers) == 5
+        for cell in answers:
+            exercise = cell.metadata["agentcore"]["exercise"]
+            solution = cell.source.split("### BEGIN SOLUTION\n")[1].split("### END SOLUTION")[0]
+            assert judged_in(namespace, exercise, solution, language).startswith("✔")
+            for valid in cell.metadata["agentcore"]["valid_answers"]:
+                assert judged_in(namespace, exercise, valid, language).startswith("✔"), valid
+            for wrong in cell.metadata["agentcore"]["wrong_answers"]:
+                line = judged_in(namespace, exercise, wrong["code"], language)
+                assert line.startswith("✘"), (wrong["mistake"], line)
+    finally:
+        from agentcore import set_language
+
+        set_language("en")
+
+
+def test_lesson_07_appendix_judges_against_the_package() -> None:
+    # the expected values come from the adapter and the runtime, not from a table
+    from agentcore.course.judges import lesson07_appendix_build as build
+
+    assert build.dependent_reference() == {
+        "tool executions": 2,
+        "model turns": 2,
+        "fahrenheit": 68.0,
+    }
+    sent = build.wire_reference("en")
+    assert [m["role"] for m in sent] == ["user", "assistant", "tool", "assistant"]
+    assert sent[1]["tool_calls"][0]["function"]["arguments"] == '{"city": "Tokyo"}'
+    refused = [
+        case for case, reply in build.extract_cases() if build.extract_reference(reply) is None
+    ]
+    assert len(refused) == 5
+    for language in ("en", "zh-CN"):
+        assert sum(build.FAULTS[language].values()) == 4

@@ -32,6 +32,7 @@ LESSONS = (
     "lesson06_appendix",
     "lesson07",
     "lesson07_appendix_limits",
+    "lesson07_appendix_build",
 )
 """The lesson modules, each of which registers its exercises when imported."""
 
