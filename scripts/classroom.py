@@ -263,10 +263,16 @@ def main(argv: list[str]) -> int:
     serve.add_argument("--key", type=Path, help="its private key (PEM)")
     progress = commands.add_parser("progress", help="who did which exercise (no code is run)")
     progress.add_argument("--html", type=Path, help="the HTML page (default hub/progress.html)")
+    deadline = commands.add_parser("deadline", help="set a lesson's deadline, or list them")
+    deadline.add_argument("lesson", nargs="?", help="a lesson's number or name (01, 03-errors)")
+    deadline.add_argument("when", nargs="?", help="ISO 8601 with its zone: 2026-12-14T18:00+08:00")
     collect = commands.add_parser("collect", help="learners' lessons into nbgrader's submitted/")
     grade = commands.add_parser("grade", help="autograde, feedback to learners, grades.csv")
+    export = commands.add_parser(
+        "export", help="feedback and grades.csv again, after grading by hand"
+    )
     remove = commands.add_parser("remove", help="delete a class's accounts and its folder")
-    for command in (serve, progress, collect, grade, remove):
+    for command in (serve, progress, deadline, collect, grade, export, remove):
         command.add_argument(
             "--folder",
             type=Path,
@@ -302,7 +308,7 @@ def main(argv: list[str]) -> int:
             forget_class(folder.root)
             print(f"removed {len(removed)} accounts and {folder.root}")
             return 0
-        if args.command in ("progress", "collect", "grade"):
+        if args.command in ("progress", "deadline", "collect", "grade", "export"):
             return _follow(args.command, folder, args)
         learners = (
             accounts.numbered_roster(args.learners)
@@ -320,7 +326,8 @@ def main(argv: list[str]) -> int:
 
 
 def _follow(command: str, folder: Any, args: Any) -> int:
-    """``progress``, ``collect`` and ``grade`` (scripts.grading) on the class ``folder``."""
+    """``progress``, ``deadline``, ``collect``, ``grade`` and ``export`` (scripts.grading) on
+    the class ``folder``."""
     from scripts import grading
 
     if not folder.logins.exists():
@@ -332,17 +339,40 @@ def _follow(command: str, folder: Any, args: Any) -> int:
         page = args.html or folder.hub / "progress.html"
         page.write_text(grading.progress_html(report), encoding="utf-8")
         print(f"the same with a chart: {page.resolve()}")
+    elif command == "deadline":
+        if args.lesson is None:
+            due = grading.deadlines(folder)
+            for name in grading.lesson_names(ROOT / "notebooks"):
+                when = due.get(name)
+                print(f"{name}: {f'{when:%Y-%m-%d %H:%M} UTC' if when else 'no deadline'}")
+            return 0
+        if args.when is None:
+            print("error: give the deadline too: deadline 01 2026-12-14T18:00+08:00",
+                  file=sys.stderr)  # fmt: skip
+            return 1
+        names = grading.set_deadline(folder, ROOT / "notebooks", args.lesson, args.when)
+        when = grading.deadlines(folder)[names[0]]
+        print(f"deadline {when:%Y-%m-%d %H:%M} UTC for {', '.join(names)} (both languages); "
+              "collect takes the last submission made by then")  # fmt: skip
     elif command == "collect":
         collected = grading.collect(folder, ROOT / "notebooks")
-        for learner, names in collected.items():
-            print(f"{learner}: {len(names)} lessons")
+        for learner, handed in collected.items():
+            submitted = sum(item.submitted for item in handed)
+            late = [item.assignment for item in handed if item.late]
+            print(f"{learner}: {len(handed)} lessons ({submitted} submitted, "
+                  f"{len(late)} late{': ' + ', '.join(late) if late else ''})")  # fmt: skip
         print(f"into {folder.root / 'grading' / 'submitted'} (nbgrader's layout)")
     else:
         if not (folder.root / "grading-env").exists():
             print("installing nbgrader for the grader (once) ...", flush=True)
-        grades = grading.grade(folder, grading.grading_environment(folder))
-        print(f"graded as {grading.grader_name(folder)!r}; feedback is in each learner's "
-              "~/feedback/")  # fmt: skip
+        environment = grading.grading_environment(folder)
+        if command == "grade":
+            grades = grading.grade(folder, environment)
+            print(f"graded as {grading.grader_name(folder)!r}; feedback is in each learner's "
+                  "~/feedback/")  # fmt: skip
+        else:
+            grades = grading.export(folder, environment)
+            print("feedback again in each learner's ~/feedback/")
         print(f"grades: {grades} (readable by root and the grader only)")
     return 0
 
