@@ -15,12 +15,16 @@ nbgrader's solution or hidden-test markers, or the text of an answer region of a
 an nbgitpuller link; pulling again after a rebuild brings the changes and keeps the learners' own
 edits, as nbgitpuller merges. Building twice with nothing changed adds no commit.
 
-The class commands (``serve``, ``progress``, ``collect``, ``grade``, ``remove``) work on one
-class folder: ``--folder``, else ``$AGENTCORE_CLASS``, else the folder of the last ``serve``
-from this checkout (remembered in the git-ignored ``.classroom/class-folder``; ``remove``
-forgets it), else ``/srv/agentcore-class`` (:func:`class_folder`); they print which one when
-``--folder`` is not given. Two classes on one machine (two folders, two ports) share nothing:
-not the accounts, not the grader (``scripts.grading``).
+The class commands (``serve``, ``progress``, ``deadline``, ``collect``, ``grade``, ``export``,
+``formgrader``, ``remove``) work on one class folder: ``--folder``, else ``$AGENTCORE_CLASS``,
+else the folder of the last ``serve`` from this checkout (remembered in the git-ignored
+``.classroom/class-folder``; ``remove`` forgets it), else ``/srv/agentcore-class``
+(:func:`class_folder`); they print which one when ``--folder`` is not given. Two classes on
+one machine (two folders, two ports) share nothing: not the accounts, not the grader
+(``scripts.grading``). Learners submit with ``python -m agentcore.course.submit``; ``deadline``
+sets a lesson's deadline, ``collect`` takes the last submission by it and ``grade`` marks late
+ones in ``grades.csv``; ``formgrader`` runs nbgrader's formgrader to grade by hand, ``export``
+writes the feedback and ``grades.csv`` again.
 
 Input: the target folder (created if missing; if it exists it must be empty or an earlier
 distribution). Output: prints the commit. Errors: ``LeakError`` when solution text would be
@@ -271,8 +275,12 @@ def main(argv: list[str]) -> int:
     export = commands.add_parser(
         "export", help="feedback and grades.csv again, after grading by hand"
     )
+    formgrader = commands.add_parser(
+        "formgrader", help="nbgrader's formgrader on 127.0.0.1, to grade by hand (until Ctrl-C)"
+    )
+    formgrader.add_argument("--port", type=int, default=8050, help="its port (default 8050)")
     remove = commands.add_parser("remove", help="delete a class's accounts and its folder")
-    for command in (serve, progress, deadline, collect, grade, export, remove):
+    for command in (serve, progress, deadline, collect, grade, export, formgrader, remove):
         command.add_argument(
             "--folder",
             type=Path,
@@ -308,7 +316,7 @@ def main(argv: list[str]) -> int:
             forget_class(folder.root)
             print(f"removed {len(removed)} accounts and {folder.root}")
             return 0
-        if args.command in ("progress", "deadline", "collect", "grade", "export"):
+        if args.command in ("progress", "deadline", "collect", "grade", "export", "formgrader"):
             return _follow(args.command, folder, args)
         learners = (
             accounts.numbered_roster(args.learners)
@@ -366,6 +374,8 @@ def _follow(command: str, folder: Any, args: Any) -> int:
         if not (folder.root / "grading-env").exists():
             print("installing nbgrader for the grader (once) ...", flush=True)
         environment = grading.grading_environment(folder)
+        if command == "formgrader":
+            return _formgrader(folder, environment, args.port)
         if command == "grade":
             grades = grading.grade(folder, environment)
             print(f"graded as {grading.grader_name(folder)!r}; feedback is in each learner's "
@@ -374,6 +384,53 @@ def _follow(command: str, folder: Any, args: Any) -> int:
             grades = grading.export(folder, environment)
             print("feedback again in each learner's ~/feedback/")
         print(f"grades: {grades} (readable by root and the grader only)")
+    return 0
+
+
+def _formgrader(folder: Any, environment: Path, port: int) -> int:
+    """Run nbgrader's formgrader as the class's grader until Ctrl-C; print how to open it."""
+    import secrets
+    import signal
+    import time
+
+    import requests
+
+    from scripts import grading, hub
+
+    hub.check_port("127.0.0.1", port)
+    token = secrets.token_urlsafe(24)
+    process = grading.formgrader_process(folder, environment, port, token)
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                status = requests.get(f"http://127.0.0.1:{port}/api/status", timeout=2,
+                                      headers={"Authorization": f"token {token}"})  # fmt: skip
+                if status.status_code == 200:
+                    break
+            except requests.RequestException:
+                pass
+            if process.poll() is not None or time.monotonic() > deadline:
+                log = (folder.hub / "formgrader.log").read_text(errors="replace")
+                raise RuntimeError(f"formgrader did not start:\n{log[-3000:]}")
+            time.sleep(0.5)
+        print(f"formgrader, as {grading.grader_name(folder)!r}, on this machine only:\n"
+              f"  http://127.0.0.1:{port}/lab?token={token}\n"
+              "menu Nbgrader -> Formgrader -> Manual Grading. From another computer: "
+              f"ssh -L {port}:127.0.0.1:{port} THIS-MACHINE. Ctrl-C stops it; then run "
+              "python -m scripts.classroom export", flush=True)  # fmt: skip
+        process.wait()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGTERM)
+            try:
+                process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait()
+    print("formgrader stopped")
     return 0
 
 

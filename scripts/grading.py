@@ -586,7 +586,7 @@ def collect(folder: ClassFolder, solutions: Path) -> dict[str, list[Collected]]:
                 if saved and any(
                     state != NOT_ATTEMPTED for state in exercise_states(text).values()
                 ):
-                    handed = [(saved[1], saved[0])]
+                    handed = [saved]
             if not handed:
                 continue
             deadline = deadline_of(name, due)
@@ -743,6 +743,55 @@ def _configure(grader: pwd.struct_passwd, language: str) -> None:
     course = Path(grader.pw_dir)
     text = nbgrader_config(course, language).encode("utf-8")
     account_files(grader, course, write={"nbgrader_config.py": text}, tidy=True)
+
+
+FORMGRADER_PORT = 8050
+"""The default port of :func:`formgrader_process`, on 127.0.0.1."""
+
+
+def formgrader_process(
+    folder: ClassFolder, environment: Path, port: int, token: str
+) -> subprocess.Popen[bytes]:
+    """Start JupyterLab with nbgrader's formgrader as the class's grader, in ``grading/``, on
+    ``127.0.0.1:port`` only, with ``token`` (passed in its environment, not its command line);
+    return the process (in a session of its own; the caller stops it). Its log goes to
+    ``hub/formgrader.log`` (the teacher's only, mode 0600).
+
+    It runs as the grader with umask 077, so what it writes (the gradebook, JupyterLab's own
+    files in the grader's home) stays the grader's; the course's ``nbgrader_config.py`` in its
+    working folder tells formgrader where the gradebook is. Grading by hand there changes the
+    gradebook only: :func:`export` then writes the feedback and ``grades.csv``.
+    """
+    grader = grader_account(folder)
+    _configure(grader, LANGUAGES[0])
+    flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_NOFOLLOW
+    log = os.open(folder.hub / "formgrader.log", flags, 0o600)
+    try:
+        return _start_formgrader(folder, environment, grader, port, token, log)
+    finally:
+        os.close(log)
+
+
+def _start_formgrader(
+    folder: ClassFolder,
+    environment: Path,
+    grader: pwd.struct_passwd,
+    port: int,
+    token: str,
+    log: int,
+) -> subprocess.Popen[bytes]:
+    """:func:`formgrader_process`'s process, its output to the descriptor ``log``."""
+    course = Path(grader.pw_dir)
+    return subprocess.Popen(
+        [str(environment / "bin" / "python"), "-m", "jupyterlab", "--no-browser",
+         "--ip=127.0.0.1", f"--port={port}", "--ServerApp.port_retries=0",
+         f"--ServerApp.root_dir={course}"],
+        cwd=course, user=grader.pw_uid, group=grader.pw_gid, extra_groups=[], umask=0o077,
+        env={"HOME": str(course), "LANG": "C.UTF-8", "JUPYTER_TOKEN": token,
+             "PATH": f"{environment / 'bin'}:/usr/bin:/bin",
+             "JUPYTER_PATH": str(folder.environment / "share" / "jupyter")},
+        stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+    )  # fmt: skip
 
 
 def graded_assignments(folder: ClassFolder) -> list[str]:

@@ -242,3 +242,23 @@ def test_a_learner_submits_a_saved_lesson_into_their_own_home_privately(
         assert submit.main([wrong]) == 1
         assert "notebooks/en/01-the-loop.ipynb" in capsys.readouterr().err
     assert len(list((home / "submissions").rglob("*.ipynb"))) == 1
+
+
+def test_the_teacher_sets_and_lists_deadlines_with_the_class_command(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from scripts.classroom import main
+
+    folder = class_of_three(tmp_path)
+    where = ["--folder", str(folder.root)]
+    assert main(["deadline", "01", "2026-12-14T18:00+08:00", *where]) == 0
+    assert capsys.readouterr().out == (
+        "deadline 2026-12-14 10:00 UTC for 01-appendix-inside-the-loop, 01-the-loop (both "
+        "languages); collect takes the last submission made by then\n"
+    )
+    assert main(["deadline", *where]) == 0
+    listed = capsys.readouterr().out.splitlines()
+    assert "01-the-loop: 2026-12-14 10:00 UTC" in listed
+    assert "03-errors: no deadline" in listed
+    assert main(["deadline", "01", "2026-12-14T18:00", *where]) == 1
+    assert "has no time zone" in capsys.readouterr().err

@@ -61,6 +61,7 @@ from scripts.hub import (
     DISTRIBUTION,
     Hub,
     code_cells,
+    free_port,
     log_in,
     run_in_kernel,
     run_sync,
@@ -556,10 +557,11 @@ def test_a_deadline_marks_late_submissions_and_a_manual_grade_reaches_grades_csv
     hub: Hub, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """A class (no hub of its own) where hedy submits lesson 03 before its deadline and again
-    after it, and joan submits a wrong answer after it: ``collect`` takes hedy's on-time
-    submission and joan's late one, ``grades.csv`` carries each timestamp, the due date and
-    whether it was late; a point given by hand (nbgrader's Gradebook, as formgrader does)
-    reaches ``grades.csv`` through ``export``; every new file stays private."""
+    after it, joan submits a wrong answer after it and mary only saves hers after it:
+    ``collect`` takes hedy's on-time submission, joan's late one and mary's saved lesson,
+    ``grades.csv`` carries each timestamp, the due date and whether it was late; a point given
+    by hand in nbgrader's formgrader (``formgrader``, driven through its own API) reaches
+    ``grades.csv`` through ``export``; every new file stays private."""
     from scripts import grading
     from scripts.accounts import ensure_accounts
     from scripts.classroom import main
@@ -571,10 +573,14 @@ def test_a_deadline_marks_late_submissions_and_a_manual_grade_reaches_grades_csv
     lesson = Path(TARGET) / "notebooks" / "en" / "03-errors.ipynb"
     python = str(third.environment / "bin" / "python")
 
-    def save_and_submit(learner: str, kind: str) -> str:
+    def save(learner: str, kind: str) -> None:
         account = pwd.getpwnam(learner)
         saved = json.dumps(notebook(kind)).encode("utf-8")
         grading.account_files(account, Path(account.pw_dir), write={str(lesson): saved})
+
+    def save_and_submit(learner: str, kind: str) -> str:
+        save(learner, kind)
+        account = pwd.getpwnam(learner)
         done = as_account(
             learner, [python, "-m", "agentcore.course.submit", str(lesson.relative_to(TARGET))],
             Path(account.pw_dir) / TARGET,
@@ -584,7 +590,7 @@ def test_a_deadline_marks_late_submissions_and_a_manual_grade_reaches_grades_csv
 
     try:
         third.prepare()
-        ensure_accounts(["hedy", "joan"], "classtest-teacher-c", third.homes, third.logins)
+        ensure_accounts(["hedy", "joan", "mary"], "classtest-teacher-c", third.homes, third.logins)
         third.environment.symlink_to(hub.folder.environment)
         (third.root / "grading-env").symlink_to(grading.grading_environment(hub.folder))
         monkeypatch.setenv("AGENTCORE_CLASS", str(third.root))
@@ -595,14 +601,18 @@ def test_a_deadline_marks_late_submissions_and_a_manual_grade_reaches_grades_csv
         deadline = datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0)
         assert main(["deadline", "03", deadline.isoformat()]) == 0
         assert f"deadline {deadline:%Y-%m-%d %H:%M} UTC for 03-errors" in capsys.readouterr().out
+        assert main(["deadline"]) == 0
+        assert f"03-errors: {deadline:%Y-%m-%d %H:%M} UTC" in capsys.readouterr().out
         time.sleep(2)
         save_and_submit("hedy", "wrong")  # after the deadline: not taken
         save_and_submit("joan", "wrong")  # after the deadline: late
+        save("mary", "solved")  # saved after the deadline, never submitted: late
 
         assert main(["collect"]) == 0
         out = capsys.readouterr().out
         assert "hedy: 1 lessons (1 submitted, 0 late)" in out, out
         assert "joan: 1 lessons (1 submitted, 1 late: 03-errors-en)" in out, out
+        assert "mary: 1 lessons (0 submitted, 1 late: 03-errors-en)" in out, out
         course = third.root / "grading"
         taken = course / "submitted" / "hedy" / "03-errors-en" / "03-errors.ipynb"
         assert json.loads(taken.read_text()) == notebook("solved")
@@ -618,28 +628,49 @@ def test_a_deadline_marks_late_submissions_and_a_manual_grade_reaches_grades_csv
         assert hedy_time < due < joan_time
         assert (rows["hedy"]["late"], rows["hedy"]["seconds_late"]) == ("no", "0")
         assert rows["joan"]["late"] == "yes" and int(rows["joan"]["seconds_late"]) >= 1
-        assert (float(rows["hedy"]["raw_score"]), float(rows["joan"]["raw_score"])) == (2.0, 0.0)
+        assert (
+            rows["mary"]["late"] == "yes" and rows["mary"]["timestamp"] > rows["joan"]["timestamp"]
+        )
+        scores = {name: float(row["raw_score"]) for name, row in rows.items()}
+        assert scores == {"hedy": 2.0, "joan": 0.0, "mary": 2.0}
 
-        # The teacher gives joan's first check a point by hand, as formgrader would.
-        grader = pwd.getpwnam(grading.grader_name(third))
-        source = json.loads((course / "source" / "03-errors-en" / "03-errors.ipynb").read_text())
-        check = next(
-            cell["metadata"]["nbgrader"]["grade_id"]
-            for cell in source["cells"]
-            if cell["metadata"].get("nbgrader", {}).get("grade")
-        )
-        by_hand = (
-            f"from nbgrader.api import Gradebook\n"
-            f"with Gradebook('sqlite:///{course}/gradebook.db') as book:\n"
-            f"    grade = book.find_grade({check!r}, '03-errors', '03-errors-en', 'joan')\n"
-            f"    grade.manual_score = 1.0\n"
-            f"    book.db.commit()\n"
-        )
-        done = as_account(
-            grader.pw_name, [str(third.root / "grading-env" / "bin" / "python"), "-c", by_hand],
-            course,
+        # The teacher gives joan's first check a point by hand in formgrader.
+        port = free_port()
+        command = [sys.executable, "-m", "scripts.classroom", "formgrader", "--port", str(port)]
+        formgrader = subprocess.Popen(
+            command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+            env={**os.environ, "AGENTCORE_CLASS": str(third.root)},
         )  # fmt: skip
-        assert done.returncode == 0, done.stderr
+        try:
+            assert formgrader.stdout is not None
+            printed = []
+            for line in formgrader.stdout:
+                printed.append(line)
+                if "token=" in line or "error" in line:
+                    break
+            address = next((line.strip() for line in printed if "token=" in line), "")
+            assert address.startswith(f"http://127.0.0.1:{port}/lab?token="), printed
+            api = f"http://127.0.0.1:{port}/formgrader/api"
+            session = requests.Session()
+            session.headers["Authorization"] = f"token {address.split('token=', 1)[1]}"
+            notebooks = session.get(f"{api}/submitted_notebooks/03-errors-en/03-errors").json()
+            joan = next(item for item in notebooks if item["student"] == "joan")
+            grades = session.get(f"{api}/grades", params={"submission_id": joan["id"]}).json()
+            check = next(grade for grade in grades if grade["name"].startswith("check_"))
+            assert check["auto_score"] == 0.0
+            given = session.put(f"{api}/grade/{check['id']}", json={"manual_score": 1.0})
+            assert given.status_code == 200 and given.json()["score"] == 1.0
+            below = [child.pid for child in psutil.Process(formgrader.pid).children(recursive=True)]
+            formgrader.send_signal(signal.SIGINT)  # Ctrl-C
+            rest, _ = formgrader.communicate(timeout=90)
+            assert formgrader.returncode == 0 and "formgrader stopped" in rest, rest
+            assert not [pid for pid in below if psutil.pid_exists(pid)]
+        finally:
+            if formgrader.poll() is None:
+                below = [c.pid for c in psutil.Process(formgrader.pid).children(recursive=True)]
+                formgrader.kill()
+                formgrader.wait()
+                stop_processes(below)
         assert main(["export"]) == 0
         with (course / "grades.csv").open(newline="") as handle:
             rows = {row["student_id"]: row for row in csv.DictReader(handle)}
