@@ -659,7 +659,7 @@ def test_a_deadline_marks_late_submissions_and_a_manual_grade_reaches_grades_csv
             check = next(grade for grade in grades if grade["name"].startswith("check_"))
             assert check["auto_score"] == 0.0
             given = session.put(f"{api}/grade/{check['id']}", json={"manual_score": 1.0})
-            assert given.status_code == 200 and given.json()["score"] == 1.0
+            assert given.status_code == 200 and given.json()["manual_score"] == 1.0
             below = [child.pid for child in psutil.Process(formgrader.pid).children(recursive=True)]
             formgrader.send_signal(signal.SIGINT)  # Ctrl-C
             rest, _ = formgrader.communicate(timeout=90)
