@@ -11,15 +11,22 @@ of cells with nbgrader ids ``answer_NAME`` (holding the code stub until the lear
   ``✔`` (the check's saved output says so) or ``✘`` (answered, and no ``✔`` saved). It is what
   the learners saw when they last saved, and a learner can edit a saved output: grade with
   :func:`grade`.
-- :func:`collect` copies every learner's lessons into the nbgrader course folder's
+- :func:`collect` copies every learner's work into the nbgrader course folder's
   ``submitted/<learner>/<assignment>/`` (one assignment per lesson and language, for example
-  ``01-the-loop-en``), with the solution sources in ``source/``.
+  ``01-the-loop-en``), with nbgrader's ``timestamp.txt`` and the solution sources in
+  ``source/``: per lesson, the last submission (``python -m agentcore.course.submit``) made by
+  the lesson's deadline (:func:`set_deadline`), else the last one (late), else the lesson as
+  saved when it holds an answered exercise.
 - :func:`grade` runs ``nbgrader generate_assignment``, ``autograde``, ``generate_feedback``
   and ``export`` as the class's unprivileged grader account (never as the teacher, since
   autograde runs the learners' code), gives each learner their feedback in ``~/feedback/``, and
   leaves the grades in ``grading/grades.csv``. Each assignment is generated with the code stub
   of its language (:func:`nbgrader_config`), as ``python -m scripts.lessons release`` made the
-  learners' copies.
+  learners' copies. Each lesson's deadline becomes its assignments' due date in the gradebook,
+  and ``grades.csv`` gets ``late`` and ``seconds_late`` beside nbgrader's ``timestamp`` and
+  ``duedate``.
+- :func:`formgrader_process` runs nbgrader's formgrader as the grader, to grade by hand;
+  :func:`export` then writes the feedback and ``grades.csv`` again.
 
 Each class has a grader of its own (:func:`grader_name`: ``agentcore-grader-`` and eight hex
 digits derived from the class folder), whose home is the class's ``grading/`` folder, so two
