@@ -334,8 +334,8 @@ def main(argv: list[str]) -> int:
 
 
 def _follow(command: str, folder: Any, args: Any) -> int:
-    """``progress``, ``deadline``, ``collect``, ``grade`` and ``export`` (scripts.grading) on
-    the class ``folder``."""
+    """``progress``, ``deadline``, ``collect``, ``grade``, ``export`` and ``formgrader``
+    (scripts.grading) on the class ``folder``."""
     from scripts import grading
 
     if not folder.logins.exists():
