@@ -15,12 +15,16 @@ nbgrader's solution or hidden-test markers, or the text of an answer region of a
 an nbgitpuller link; pulling again after a rebuild brings the changes and keeps the learners' own
 edits, as nbgitpuller merges. Building twice with nothing changed adds no commit.
 
-The class commands (``serve``, ``progress``, ``collect``, ``grade``, ``remove``) work on one
-class folder: ``--folder``, else ``$AGENTCORE_CLASS``, else the folder of the last ``serve``
-from this checkout (remembered in the git-ignored ``.classroom/class-folder``; ``remove``
-forgets it), else ``/srv/agentcore-class`` (:func:`class_folder`); they print which one when
-``--folder`` is not given. Two classes on one machine (two folders, two ports) share nothing:
-not the accounts, not the grader (``scripts.grading``).
+The class commands (``serve``, ``progress``, ``deadline``, ``collect``, ``grade``, ``export``,
+``formgrader``, ``remove``) work on one class folder: ``--folder``, else ``$AGENTCORE_CLASS``,
+else the folder of the last ``serve`` from this checkout (remembered in the git-ignored
+``.classroom/class-folder``; ``remove`` forgets it), else ``/srv/agentcore-class``
+(:func:`class_folder`); they print which one when ``--folder`` is not given. Two classes on
+one machine (two folders, two ports) share nothing: not the accounts, not the grader
+(``scripts.grading``). Learners submit with ``python -m agentcore.course.submit``; ``deadline``
+sets a lesson's deadline, ``collect`` takes the last submission by it and ``grade`` marks late
+ones in ``grades.csv``; ``formgrader`` runs nbgrader's formgrader to grade by hand, ``export``
+writes the feedback and ``grades.csv`` again.
 
 Input: the target folder (created if missing; if it exists it must be empty or an earlier
 distribution). Output: prints the commit. Errors: ``LeakError`` when solution text would be
@@ -263,10 +267,20 @@ def main(argv: list[str]) -> int:
     serve.add_argument("--key", type=Path, help="its private key (PEM)")
     progress = commands.add_parser("progress", help="who did which exercise (no code is run)")
     progress.add_argument("--html", type=Path, help="the HTML page (default hub/progress.html)")
+    deadline = commands.add_parser("deadline", help="set a lesson's deadline, or list them")
+    deadline.add_argument("lesson", nargs="?", help="a lesson's number or name (01, 03-errors)")
+    deadline.add_argument("when", nargs="?", help="ISO 8601 with its zone: 2026-12-14T18:00+08:00")
     collect = commands.add_parser("collect", help="learners' lessons into nbgrader's submitted/")
     grade = commands.add_parser("grade", help="autograde, feedback to learners, grades.csv")
+    export = commands.add_parser(
+        "export", help="feedback and grades.csv again, after grading by hand"
+    )
+    formgrader = commands.add_parser(
+        "formgrader", help="nbgrader's formgrader on 127.0.0.1, to grade by hand (until Ctrl-C)"
+    )
+    formgrader.add_argument("--port", type=int, default=8050, help="its port (default 8050)")
     remove = commands.add_parser("remove", help="delete a class's accounts and its folder")
-    for command in (serve, progress, collect, grade, remove):
+    for command in (serve, progress, deadline, collect, grade, export, formgrader, remove):
         command.add_argument(
             "--folder",
             type=Path,
@@ -302,7 +316,7 @@ def main(argv: list[str]) -> int:
             forget_class(folder.root)
             print(f"removed {len(removed)} accounts and {folder.root}")
             return 0
-        if args.command in ("progress", "collect", "grade"):
+        if args.command in ("progress", "deadline", "collect", "grade", "export", "formgrader"):
             return _follow(args.command, folder, args)
         learners = (
             accounts.numbered_roster(args.learners)
@@ -320,7 +334,8 @@ def main(argv: list[str]) -> int:
 
 
 def _follow(command: str, folder: Any, args: Any) -> int:
-    """``progress``, ``collect`` and ``grade`` (scripts.grading) on the class ``folder``."""
+    """``progress``, ``deadline``, ``collect``, ``grade``, ``export`` and ``formgrader``
+    (scripts.grading) on the class ``folder``."""
     from scripts import grading
 
     if not folder.logins.exists():
@@ -332,18 +347,90 @@ def _follow(command: str, folder: Any, args: Any) -> int:
         page = args.html or folder.hub / "progress.html"
         page.write_text(grading.progress_html(report), encoding="utf-8")
         print(f"the same with a chart: {page.resolve()}")
+    elif command == "deadline":
+        if args.lesson is None:
+            due = grading.deadlines(folder)
+            for name in grading.lesson_names(ROOT / "notebooks"):
+                when = due.get(name)
+                print(f"{name}: {f'{when:%Y-%m-%d %H:%M} UTC' if when else 'no deadline'}")
+            return 0
+        if args.when is None:
+            print("error: give the deadline too: deadline 01 2026-12-14T18:00+08:00",
+                  file=sys.stderr)  # fmt: skip
+            return 1
+        names = grading.set_deadline(folder, ROOT / "notebooks", args.lesson, args.when)
+        when = grading.deadlines(folder)[names[0]]
+        print(f"deadline {when:%Y-%m-%d %H:%M} UTC for {', '.join(names)} (both languages); "
+              "collect takes the last submission made by then")  # fmt: skip
     elif command == "collect":
         collected = grading.collect(folder, ROOT / "notebooks")
-        for learner, names in collected.items():
-            print(f"{learner}: {len(names)} lessons")
+        for learner, handed in collected.items():
+            submitted = sum(item.submitted for item in handed)
+            late = [item.assignment for item in handed if item.late]
+            print(f"{learner}: {len(handed)} lessons ({submitted} submitted, "
+                  f"{len(late)} late{': ' + ', '.join(late) if late else ''})")  # fmt: skip
         print(f"into {folder.root / 'grading' / 'submitted'} (nbgrader's layout)")
     else:
         if not (folder.root / "grading-env").exists():
             print("installing nbgrader for the grader (once) ...", flush=True)
-        grades = grading.grade(folder, grading.grading_environment(folder))
-        print(f"graded as {grading.grader_name(folder)!r}; feedback is in each learner's "
-              "~/feedback/")  # fmt: skip
+        environment = grading.grading_environment(folder)
+        if command == "formgrader":
+            return _formgrader(folder, environment, args.port)
+        if command == "grade":
+            grades = grading.grade(folder, environment)
+            print(f"graded as {grading.grader_name(folder)!r}; feedback is in each learner's "
+                  "~/feedback/")  # fmt: skip
+        else:
+            grades = grading.export(folder, environment)
+            print("feedback again in each learner's ~/feedback/")
         print(f"grades: {grades} (readable by root and the grader only)")
+    return 0
+
+
+def _formgrader(folder: Any, environment: Path, port: int) -> int:
+    """Run nbgrader's formgrader as the class's grader until Ctrl-C; print how to open it."""
+    import secrets
+    import signal
+    import time
+
+    import requests
+
+    from scripts import grading, hub
+
+    hub.check_port("127.0.0.1", port)
+    token = secrets.token_urlsafe(24)
+    process = grading.formgrader_process(folder, environment, port, token)
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                status = requests.get(f"http://127.0.0.1:{port}/api/status", timeout=2,
+                                      headers={"Authorization": f"token {token}"})  # fmt: skip
+                if status.status_code == 200:
+                    break
+            except requests.RequestException:
+                pass
+            if process.poll() is not None or time.monotonic() > deadline:
+                log = (folder.hub / "formgrader.log").read_text(errors="replace")
+                raise RuntimeError(f"formgrader did not start:\n{log[-3000:]}")
+            time.sleep(0.5)
+        print(f"formgrader, as {grading.grader_name(folder)!r}, on this machine only:\n"
+              f"  http://127.0.0.1:{port}/lab?token={token}\n"
+              "menu Nbgrader -> Formgrader -> Manual Grading. From another computer: "
+              f"ssh -L {port}:127.0.0.1:{port} THIS-MACHINE. Ctrl-C stops it; then run "
+              "python -m scripts.classroom export", flush=True)  # fmt: skip
+        process.wait()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGTERM)
+            try:
+                process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait()
+    print("formgrader stopped")
     return 0
 
 

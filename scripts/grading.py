@@ -11,15 +11,22 @@ of cells with nbgrader ids ``answer_NAME`` (holding the code stub until the lear
   ``✔`` (the check's saved output says so) or ``✘`` (answered, and no ``✔`` saved). It is what
   the learners saw when they last saved, and a learner can edit a saved output: grade with
   :func:`grade`.
-- :func:`collect` copies every learner's lessons into the nbgrader course folder's
+- :func:`collect` copies every learner's work into the nbgrader course folder's
   ``submitted/<learner>/<assignment>/`` (one assignment per lesson and language, for example
-  ``01-the-loop-en``), with the solution sources in ``source/``.
+  ``01-the-loop-en``), with nbgrader's ``timestamp.txt`` and the solution sources in
+  ``source/``: per lesson, the last submission (``python -m agentcore.course.submit``) made by
+  the lesson's deadline (:func:`set_deadline`), else the last one (late), else the lesson as
+  saved when it holds an answered exercise.
 - :func:`grade` runs ``nbgrader generate_assignment``, ``autograde``, ``generate_feedback``
   and ``export`` as the class's unprivileged grader account (never as the teacher, since
   autograde runs the learners' code), gives each learner their feedback in ``~/feedback/``, and
   leaves the grades in ``grading/grades.csv``. Each assignment is generated with the code stub
   of its language (:func:`nbgrader_config`), as ``python -m scripts.lessons release`` made the
-  learners' copies.
+  learners' copies. Each lesson's deadline becomes its assignments' due date in the gradebook,
+  and ``grades.csv`` gets ``late`` and ``seconds_late`` beside nbgrader's ``timestamp`` and
+  ``duedate``.
+- :func:`formgrader_process` runs nbgrader's formgrader as the grader, to grade by hand;
+  :func:`export` then writes the feedback and ``grades.csv`` again.
 
 Each class has a grader of its own (:func:`grader_name`: ``agentcore-grader-`` and eight hex
 digits derived from the class folder), whose home is the class's ``grading/`` folder, so two
@@ -42,12 +49,15 @@ from __future__ import annotations
 
 import base64
 import csv
+import datetime
 import hashlib
 import html
+import io
 import json
 import os
 import pwd
 import shutil
+import stat
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
@@ -388,35 +398,210 @@ def account_files(
     return {path: base64.b64decode(data) for path, data in json.loads(done.stdout).items()}
 
 
-def collect(folder: ClassFolder, solutions: Path) -> dict[str, list[str]]:
-    """Copy every learner's lessons into ``grading/submitted/`` and the sources into
-    ``grading/source/``; return, per learner, the assignments collected.
+DEADLINES = "deadlines.json"
+"""The class's deadlines, in ``hub/`` (the teacher's only): lesson name -> UTC ISO time."""
 
-    ``solutions`` is the teacher's ``notebooks`` folder (its ``<lang>/solutions/``). Only the
-    lessons with an exercise the learner answered are collected (nothing to grade in the
-    others). The files are written by the grader (:func:`account_files`): theirs, 0600, in
-    folders 0700.
+
+def parse_deadline(text: str) -> datetime.datetime:
+    """A deadline as the teacher writes it, in UTC: ISO 8601 with its time zone
+    (``2026-12-14T18:00+08:00``, ``2026-12-14 10:00Z``).
+
+    Raises ``ValueError`` for text that is no such time, and for a time without a zone (the
+    machine's zone would be a guess)."""
+    cleaned = text.strip()
+    if cleaned[-1:] in ("Z", "z"):
+        cleaned = cleaned[:-1] + "+00:00"
+    try:
+        moment = datetime.datetime.fromisoformat(cleaned)
+    except ValueError:
+        raise ValueError(
+            f"{text!r} is not a time: write it as 2026-12-14T18:00+08:00 (ISO 8601, with the "
+            "time zone; Z for UTC)"
+        ) from None
+    if moment.tzinfo is None or moment.utcoffset() is None:
+        raise ValueError(
+            f"{text!r} has no time zone: write it as {text.strip()}+08:00 (your offset from UTC) "
+            f"or {text.strip()}Z (UTC)"
+        )
+    return moment.astimezone(datetime.timezone.utc)
+
+
+def lesson_names(solutions: Path) -> list[str]:
+    """The lessons of the course (``01-the-loop``...), from ``solutions``' English sources."""
+    return sorted(path.stem for path in (solutions / "en" / "solutions").glob("[0-9][0-9]-*.ipynb"))
+
+
+def deadlines(folder: ClassFolder) -> dict[str, datetime.datetime]:
+    """The deadline of each lesson that has one (lesson name -> UTC time)."""
+    path = folder.hub / DEADLINES
+    if not path.exists():
+        return {}
+    return {
+        name: datetime.datetime.fromisoformat(when)
+        for name, when in json.loads(path.read_text(encoding="utf-8")).items()
+    }
+
+
+def set_deadline(folder: ClassFolder, solutions: Path, lesson: str, when: str) -> list[str]:
+    """Set the deadline ``when`` (:func:`parse_deadline`) of every lesson named ``lesson`` or
+    starting with ``lesson-`` (``01`` is lesson 01 and its appendix), in both languages; return
+    their names. Written to ``hub/deadlines.json`` (mode 0600). Raises ``ValueError`` for a
+    lesson the course does not have (naming those it has) and for a time :func:`parse_deadline`
+    refuses."""
+    moment = parse_deadline(when)
+    names = [
+        name for name in lesson_names(solutions) if name == lesson or name.startswith(f"{lesson}-")
+    ]
+    if not names:
+        known = ", ".join(lesson_names(solutions))
+        raise ValueError(f"no lesson {lesson!r} in the course: give a number or a name ({known})")
+    current = {name: when.isoformat() for name, when in deadlines(folder).items()}
+    current.update(dict.fromkeys(names, moment.isoformat()))
+    path = folder.hub / DEADLINES
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o600)
+    with open(descriptor, "w", encoding="utf-8") as handle:
+        handle.write(json.dumps(current, indent=1, sort_keys=True) + "\n")
+    path.chmod(0o600)
+    return names
+
+
+def deadline_of(assignment: str, due: dict[str, datetime.datetime]) -> datetime.datetime | None:
+    """The deadline of an assignment (``01-the-loop-en``) from its lesson's, if it has one."""
+    language = assignment_language(assignment)
+    return due.get(assignment[: -len(f"-{language}")])
+
+
+def _private_folder(home: Path, parts: tuple[str, ...]) -> int | None:
+    """A descriptor of ``home/parts...``, no symbolic link followed on the way (None if not
+    a folder reached that way). The caller closes it."""
+    try:
+        descriptor = os.open(home, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
+    except OSError:
+        return None
+    for part in parts:
+        try:
+            inner = os.open(part, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=descriptor)
+        except OSError:
+            os.close(descriptor)
+            return None
+        os.close(descriptor)
+        descriptor = inner
+    return descriptor
+
+
+def read_private(home: Path, *parts: str) -> tuple[bytes, datetime.datetime] | None:
+    """The bytes of the regular file ``home/parts...`` and when it last changed (its ctime, in
+    UTC: set by the kernel, no user can set it back), no symbolic link followed anywhere below
+    ``home``; None when there is no such file."""
+    descriptor = _private_folder(home, parts[:-1])
+    if descriptor is None:
+        return None
+    try:
+        file = os.open(parts[-1], os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK, dir_fd=descriptor)
+    except OSError:
+        return None
+    finally:
+        os.close(descriptor)
+    with open(file, "rb") as handle:
+        status = os.fstat(file)
+        if not stat.S_ISREG(status.st_mode):
+            return None
+        changed = datetime.datetime.fromtimestamp(status.st_ctime, datetime.timezone.utc)
+        return handle.read(), changed
+
+
+def listing(home: Path, *parts: str) -> list[str]:
+    """The names in the folder ``home/parts...`` (no link followed on the way), or []."""
+    descriptor = _private_folder(home, parts)
+    if descriptor is None:
+        return []
+    try:
+        return sorted(os.listdir(descriptor))
+    finally:
+        os.close(descriptor)
+
+
+@dataclass(frozen=True)
+class Collected:
+    """One assignment collected from a learner: what, when, how it was handed in."""
+
+    assignment: str
+    time: datetime.datetime
+    submitted: bool
+    """True for a submission (``agentcore.course.submit``), False for the saved lesson."""
+    due: datetime.datetime | None
+
+    @property
+    def late(self) -> bool:
+        """Whether it was handed in (or last saved) after the deadline."""
+        return self.due is not None and self.time > self.due
+
+
+def choose(
+    handed: list[tuple[datetime.datetime, bytes]], due: datetime.datetime | None
+) -> tuple[datetime.datetime, bytes]:
+    """nbgrader's ``collect --before-duedate`` rule: the last of ``handed`` (time, content) at or
+    before ``due``, else the last one (late). Raises ``ValueError`` for an empty list."""
+    if not handed:
+        raise ValueError("nothing was handed in")
+    ordered = sorted(handed, key=lambda item: item[0])
+    on_time = [item for item in ordered if due is None or item[0] <= due]
+    return (on_time or ordered)[-1]
+
+
+def collect(folder: ClassFolder, solutions: Path) -> dict[str, list[Collected]]:
+    """Gather every learner's work into ``grading/submitted/`` and the sources into
+    ``grading/source/``; return, per learner, what was collected.
+
+    ``solutions`` is the teacher's ``notebooks`` folder (its ``<lang>/solutions/``). For each
+    lesson and language, the learner's submissions (``~/submissions/``, made by
+    ``agentcore.course.submit``) count: the last one made by the lesson's deadline
+    (:func:`set_deadline`), else the last one, which is late (:func:`choose`). A lesson never
+    submitted is collected as saved in the learner's copy of the course, when it holds an
+    answered exercise, as of its last save. The time is the file system's change time of the
+    copy (:func:`read_private`), never a time a learner wrote; it goes into nbgrader's
+    ``timestamp.txt`` beside the notebook, and the deadline into the gradebook when
+    :func:`grade` runs, so nbgrader marks late work. Nothing is read through a symbolic link.
+    The files are written by the grader (:func:`account_files`): theirs, 0600, in folders 0700.
     """
+    from agentcore.course.submit import SUBMISSIONS, TIMESTAMP_FORMAT
+
     grader = grader_account(folder)
+    due = deadlines(folder)
     files: dict[str, bytes] = {}
-    assignments: set[str] = set()
+    assignments: dict[str, str] = {}
     for language in LANGUAGES:
         for path in sorted((solutions / language / "solutions").glob("[0-9][0-9]-*.ipynb")):
             name = f"{path.stem}-{language}"
-            assignments.add(name)
+            assignments[name] = path.name
             files[f"source/{name}/{path.name}"] = path.read_bytes()
-    collected: dict[str, list[str]] = {}
+    collected: dict[str, list[Collected]] = {}
     for learner in learners(folder):
+        home = folder.homes / learner
         mine = []
-        for path in lesson_files(folder.homes / learner):
-            name = f"{path.stem}-{path.parent.name}"
-            text = read_regular(path)
-            answered = text is not None and any(
-                state != NOT_ATTEMPTED for state in exercise_states(text).values()
-            )
-            if name in assignments and answered and text is not None:
-                files[f"submitted/{learner}/{name}/{path.name}"] = text.encode("utf-8")
-                mine.append(name)
+        for name, notebook in assignments.items():
+            language = assignment_language(name)
+            handed = [
+                found
+                for stamp in listing(home, SUBMISSIONS, name)
+                if (found := read_private(home, SUBMISSIONS, name, stamp, notebook)) is not None
+            ]
+            submitted = bool(handed)
+            if not handed:
+                saved = read_private(home, DISTRIBUTION, "notebooks", language, notebook)
+                text = saved[0].decode("utf-8", "replace") if saved else ""
+                if saved and any(
+                    state != NOT_ATTEMPTED for state in exercise_states(text).values()
+                ):
+                    handed = [saved]
+            if not handed:
+                continue
+            deadline = deadline_of(name, due)
+            when, data = choose([(time, content) for content, time in handed], deadline)
+            target = f"submitted/{learner}/{name}"
+            files[f"{target}/{notebook}"] = data
+            files[f"{target}/timestamp.txt"] = when.strftime(TIMESTAMP_FORMAT).encode()
+            mine.append(Collected(name, when, submitted, deadline))
         collected[learner] = mine
     account_files(grader, Path(grader.pw_dir), write=files, tidy=True)
     return collected
@@ -531,38 +716,123 @@ def grade(folder: ClassFolder, environment: Path) -> Path:
 
     ``environment`` is the grading environment (``nbgrader`` and the learner distribution).
     Only the class's learners (``hub/logins.csv``) are graded and given feedback, each in their
-    own home (``~/feedback/``, replaced, written by a process running as that learner).
-    Returns the CSV of grades (mode 0600, the grader's). Raises ``RuntimeError`` with nbgrader's
-    output on a failure.
+    own home (``~/feedback/``, replaced, written by a process running as that learner). Each
+    lesson's deadline (:func:`set_deadline`) becomes its assignments' due date in the gradebook
+    (``nbgrader db assignment add --duedate``) before they are autograded, so nbgrader compares
+    it with each submission's ``timestamp.txt``. Returns the CSV of grades (:func:`export`).
+    Raises ``RuntimeError`` with nbgrader's output on a failure.
     """
     grader = grader_account(folder)
     course = Path(grader.pw_dir)
-    config = "nbgrader_config.py"
-
-    def configure(language: str) -> None:
-        text = nbgrader_config(course, language).encode("utf-8")
-        account_files(grader, course, write={config: text}, tidy=True)
-
-    def nbgrader(*args: str) -> None:
-        run_nbgrader(folder, environment, grader, *args)
-
-    configure(LANGUAGES[0])  # for export (and when nothing was submitted)
+    due = deadlines(folder)
+    _configure(grader, LANGUAGES[0])  # for export (and when nothing was submitted)
     submitted = course / "submitted"
-    roster = learners(folder)
-    students = [name for name in roster if (submitted / name).is_dir()]
+    students = [name for name in learners(folder) if (submitted / name).is_dir()]
     names = sorted({path.name for student in students for path in (submitted / student).iterdir()})
-    # No `nbgrader db ... add`: generate_assignment adds the assignment to the gradebook and
-    # autograde each student it grades (their create_assignment and create_student, both on by
-    # default), and every nbgrader command is a Python start of a few seconds.
+    # No `nbgrader db ... add` for students: generate_assignment adds the assignment to the
+    # gradebook and autograde each student it grades (their create_assignment and
+    # create_student, both on by default), and every nbgrader command is a Python start of a
+    # few seconds.
     for name in names:  # only what someone submitted: each step starts a kernel per notebook
-        configure(assignment_language(name))
-        nbgrader("generate_assignment", name, "--force")
-        nbgrader("autograde", name, "--force")
-        nbgrader("generate_feedback", name, "--force")
+        _configure(grader, assignment_language(name))
+        run_nbgrader(folder, environment, grader, "generate_assignment", name, "--force")
+        deadline = deadline_of(name, due)
+        if deadline is not None:
+            when = deadline.strftime("%Y-%m-%d %H:%M:%S UTC")
+            run_nbgrader(folder, environment, grader, "db", "assignment", "add", name,
+                         f"--duedate={when}")  # fmt: skip
+        run_nbgrader(folder, environment, grader, "autograde", name, "--force")
+    return export(folder, environment, names)
+
+
+def _configure(grader: pwd.struct_passwd, language: str) -> None:
+    """Write the course's ``nbgrader_config.py`` for ``language``, as the grader."""
+    course = Path(grader.pw_dir)
+    text = nbgrader_config(course, language).encode("utf-8")
+    account_files(grader, course, write={"nbgrader_config.py": text}, tidy=True)
+
+
+FORMGRADER_PORT = 8050
+"""The default port of :func:`formgrader_process`, on 127.0.0.1."""
+
+
+def formgrader_process(
+    folder: ClassFolder, environment: Path, port: int, token: str
+) -> subprocess.Popen[bytes]:
+    """Start JupyterLab with nbgrader's formgrader as the class's grader, in ``grading/``, on
+    ``127.0.0.1:port`` only, with ``token`` (passed in its environment, not its command line);
+    return the process (in a session of its own; the caller stops it). Its log goes to
+    ``hub/formgrader.log`` (the teacher's only, mode 0600).
+
+    It runs as the grader with umask 077, so what it writes (the gradebook, JupyterLab's own
+    files in the grader's home) stays the grader's; the course's ``nbgrader_config.py`` in its
+    working folder tells formgrader where the gradebook is. Grading by hand there changes the
+    gradebook only: :func:`export` then writes the feedback and ``grades.csv``.
+    """
+    grader = grader_account(folder)
+    _configure(grader, LANGUAGES[0])
+    flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_NOFOLLOW
+    log = os.open(folder.hub / "formgrader.log", flags, 0o600)
+    try:
+        return _start_formgrader(folder, environment, grader, port, token, log)
+    finally:
+        os.close(log)
+
+
+def _start_formgrader(
+    folder: ClassFolder,
+    environment: Path,
+    grader: pwd.struct_passwd,
+    port: int,
+    token: str,
+    log: int,
+) -> subprocess.Popen[bytes]:
+    """:func:`formgrader_process`'s process, its output to the descriptor ``log``."""
+    course = Path(grader.pw_dir)
+    return subprocess.Popen(
+        [str(environment / "bin" / "python"), "-m", "jupyterlab", "--no-browser",
+         "--ip=127.0.0.1", f"--port={port}", "--ServerApp.port_retries=0",
+         f"--ServerApp.root_dir={course}"],
+        cwd=course, user=grader.pw_uid, group=grader.pw_gid, extra_groups=[], umask=0o077,
+        env={"HOME": str(course), "LANG": "C.UTF-8", "JUPYTER_TOKEN": token,
+             "PATH": f"{environment / 'bin'}:/usr/bin:/bin",
+             "JUPYTER_PATH": str(folder.environment / "share" / "jupyter")},
+        stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+    )  # fmt: skip
+
+
+def graded_assignments(folder: ClassFolder) -> list[str]:
+    """The assignments autograded so far (``grading/autograded/<learner>/<assignment>``)."""
+    autograded = grading_folder(folder) / "autograded"
+    if not autograded.is_dir():
+        return []
+    return sorted({path.name for student in autograded.iterdir() for path in student.iterdir()})
+
+
+def export(folder: ClassFolder, environment: Path, names: list[str] | None = None) -> Path:
+    """Feedback and ``grades.csv`` from the gradebook as it stands, as the grader: after
+    :func:`grade`, and again after grading by hand (formgrader, or nbgrader's ``Gradebook``: a
+    manual score replaces a check's autograded one, extra credit adds to it).
+
+    ``names``: the assignments to make feedback for (default: every one autograded). Runs
+    nbgrader's ``generate_feedback`` and ``export``, then adds two columns to nbgrader's CSV:
+    ``late`` (``yes`` when the submission's timestamp is after the due date, ``no``, or empty
+    without a due date or a submission) and ``seconds_late``. Each learner's feedback goes into
+    their own home. Returns ``grading/grades.csv`` (mode 0600, the grader's). Raises
+    ``RuntimeError`` with nbgrader's output on a failure.
+    """
+    grader = grader_account(folder)
+    course = Path(grader.pw_dir)
+    names = graded_assignments(folder) if names is None else names
+    for name in names:
+        _configure(grader, assignment_language(name))
+        run_nbgrader(folder, environment, grader, "generate_feedback", name, "--force")
+    _configure(grader, LANGUAGES[0])
     grades = course / "grades.csv"
-    nbgrader("export", "--to", str(grades))
+    run_nbgrader(folder, environment, grader, "export", "--to", str(grades))
+    account_files(grader, course, write={"grades.csv": with_lateness(grades.read_bytes())})
     given = account_files(grader, course, read="feedback", tidy=True)
-    for student in students:
+    for student in learners(folder):
         mine = {
             f"feedback/{path.split('/', 1)[1]}": data
             for path, data in given.items()
@@ -572,3 +842,30 @@ def grade(folder: ClassFolder, environment: Path) -> Path:
             account = pwd.getpwnam(student)
             account_files(account, Path(account.pw_dir), clear=["feedback"], write=mine)
     return grades
+
+
+def with_lateness(exported: bytes) -> bytes:
+    """nbgrader's exported CSV with ``late`` and ``seconds_late`` after ``timestamp``.
+
+    nbgrader writes both times in UTC without a zone (``2026-12-14 10:00:00``); a row without
+    a due date or a submission gets both columns empty."""
+    rows = list(csv.DictReader(io.StringIO(exported.decode("utf-8"))))
+    if not rows:
+        return exported
+    columns = list(rows[0])
+    at = columns.index("timestamp") + 1
+    columns[at:at] = ["late", "seconds_late"]
+    out = io.StringIO()
+    writer = csv.DictWriter(out, columns, lineterminator="\n")
+    writer.writeheader()
+    for row in rows:
+        row["late"] = row["seconds_late"] = ""
+        if row["timestamp"] and row["duedate"]:
+            seconds = (
+                datetime.datetime.fromisoformat(row["timestamp"])
+                - datetime.datetime.fromisoformat(row["duedate"])
+            ).total_seconds()
+            row["late"] = "yes" if seconds > 0 else "no"
+            row["seconds_late"] = f"{max(seconds, 0.0):.0f}"
+        writer.writerow(row)
+    return out.getvalue().encode("utf-8")

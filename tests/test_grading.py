@@ -89,9 +89,11 @@ def test_each_assignment_is_generated_with_the_stub_of_its_language(tmp_path: Pa
         assert config.CourseDirectory.root == str(tmp_path)
         # the grades judged before Execute, with its kernel confined (README's teacher section)
         names = [step.__name__ for step in config.Autograde.autograde_preprocessors]
-        assert [
-            name for name in names if name in grade_steps
-        ] == ["JudgeBeforeExecute", "ConfinedExecute", "GradeInFreshInterpreter"]
+        assert [name for name in names if name in grade_steps] == [
+            "JudgeBeforeExecute",
+            "ConfinedExecute",
+            "GradeInFreshInterpreter",
+        ]
 
 
 def class_of_three(tmp_path: Path) -> ClassFolder:
@@ -133,3 +135,132 @@ def test_progress_shows_each_learner_and_exercise_in_a_table_and_a_page(tmp_path
     page = grading.progress_html(report)
     assert page.count("<rect") == 6  # a bar of three parts per exercise, one learner each
     assert page.count("<tr><th>") == 4 and "<svg" in page and "<script" not in page
+
+
+def test_a_deadline_needs_its_time_zone_and_is_kept_in_utc() -> None:
+    assert grading.parse_deadline("2026-12-14T18:00+08:00").isoformat() == (
+        "2026-12-14T10:00:00+00:00"
+    )
+    assert grading.parse_deadline("2026-12-14 10:00Z") == grading.parse_deadline(
+        "2026-12-14T10:00:00+00:00"
+    )
+    with pytest.raises(ValueError, match=r"no time zone: write it as 2026-12-14T18:00\+08:00"):
+        grading.parse_deadline("2026-12-14T18:00")
+    with pytest.raises(ValueError, match="is not a time"):
+        grading.parse_deadline("next friday")
+
+
+def test_a_deadline_covers_a_lesson_and_its_appendix_and_stays_the_teachers(
+    tmp_path: Path,
+) -> None:
+    folder = class_of_three(tmp_path)
+    names = grading.set_deadline(folder, ROOT / "notebooks", "01", "2026-12-14T18:00+08:00")
+    assert names == ["01-appendix-inside-the-loop", "01-the-loop"]
+    grading.set_deadline(folder, ROOT / "notebooks", "03-errors", "2026-12-21T10:00Z")
+    due = grading.deadlines(folder)
+    assert {name: f"{when:%Y-%m-%d %H:%M}" for name, when in due.items()} == {
+        "01-appendix-inside-the-loop": "2026-12-14 10:00",
+        "01-the-loop": "2026-12-14 10:00",
+        "03-errors": "2026-12-21 10:00",
+    }
+    assert grading.deadline_of("01-the-loop-zh-CN", due) == due["01-the-loop"]
+    assert grading.deadline_of("02-tools-and-registry-en", due) is None
+    assert oct((folder.hub / grading.DEADLINES).stat().st_mode & 0o777) == "0o600"
+    with pytest.raises(ValueError, match=r"no lesson '99' in the course: .*01-the-loop"):
+        grading.set_deadline(folder, ROOT / "notebooks", "99", "2026-12-14T18:00Z")
+
+
+def test_collect_takes_the_last_submission_by_the_deadline_else_the_last_one() -> None:
+    import datetime
+
+    def at(hour: int) -> datetime.datetime:
+        return datetime.datetime(2026, 12, 14, hour, tzinfo=datetime.timezone.utc)
+
+    handed = [(at(9), b"first"), (at(11), b"late"), (at(10), b"second")]
+    assert grading.choose(handed, at(10)) == (at(10), b"second")  # on the minute is on time
+    assert grading.choose(handed, at(8)) == (at(11), b"late")  # none on time: the last one
+    assert grading.choose(handed, None) == (at(11), b"late")
+    on_time = grading.Collected("01-the-loop-en", at(10), True, at(10))
+    assert not on_time.late and grading.Collected("x-en", at(11), True, at(10)).late
+    assert not grading.Collected("x-en", at(11), False, None).late
+
+
+def test_grades_csv_says_which_submission_was_late_and_by_how_much() -> None:
+    exported = (
+        b"assignment,duedate,timestamp,student_id,raw_score\n"
+        b"01-the-loop-en,2026-12-14 10:00:00,2026-12-14 09:59:00.5,ada,1.0\n"
+        b"01-the-loop-en,2026-12-14 10:00:00,2026-12-14 11:00:00.25,grace,0.0\n"
+        b"01-the-loop-en,2026-12-14 10:00:00,,linus,0.0\n"
+        b"02-tools-and-registry-en,,2026-12-14 11:00:00,ada,1.0\n"
+    )
+    rows = list(csv.DictReader(grading.with_lateness(exported).decode().splitlines()))
+    assert list(rows[0])[:5] == ["assignment", "duedate", "timestamp", "late", "seconds_late"]
+    assert [(row["late"], row["seconds_late"]) for row in rows] == [
+        ("no", "0"),
+        ("yes", "3600"),
+        ("", ""),
+        ("", ""),
+    ]
+
+
+def test_a_learner_submits_a_saved_lesson_into_their_own_home_privately(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import os
+
+    from nbgrader.utils import parse_utc  # type: ignore[import-untyped]
+
+    from agentcore.course import submit
+
+    copy = tmp_path / "course" / "notebooks"
+    (copy / "zh-CN").mkdir(parents=True)
+    lesson = copy / "zh-CN" / "03-errors.ipynb"
+    lesson.write_text(json.dumps(notebook("solved")), encoding="utf-8")
+    home = tmp_path / "home"
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.chdir(copy)
+    previous = os.umask(0o022)
+    try:
+        assert submit.main(["zh-CN/03-errors.ipynb"]) == 0
+    finally:
+        os.umask(previous)
+    said = capsys.readouterr().out
+    assert said.startswith("已在 ") and "提交 03-errors-zh-CN" in said
+    (folder,) = (home / "submissions" / "03-errors-zh-CN").iterdir()
+    assert (folder / "03-errors.ipynb").read_bytes() == lesson.read_bytes()
+    assert parse_utc((folder / "timestamp.txt").read_text().strip()) is not None
+    modes = {
+        str(path.relative_to(home)): oct(path.stat().st_mode & 0o777)
+        for path in [home / "submissions", *sorted((home / "submissions").rglob("*"))]
+    }
+    assert set(modes.values()) == {"0o700", "0o600"}
+    assert modes[str((folder / "timestamp.txt").relative_to(home))] == "0o600"
+    # A solution notebook, a link and a missing file are refused, saying what to give.
+    (copy / "en" / "solutions").mkdir(parents=True)
+    solution = copy / "en" / "solutions" / "03-errors.ipynb"
+    solution.write_text("{}", encoding="utf-8")
+    (copy / "en" / "01-the-loop.ipynb").symlink_to(solution)
+    for wrong in ("en/solutions/03-errors.ipynb", "en/01-the-loop.ipynb", "en/02-x.ipynb"):
+        assert submit.main([wrong]) == 1
+        assert "notebooks/en/01-the-loop.ipynb" in capsys.readouterr().err
+    assert len(list((home / "submissions").rglob("*.ipynb"))) == 1
+
+
+def test_the_teacher_sets_and_lists_deadlines_with_the_class_command(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from scripts.classroom import main
+
+    folder = class_of_three(tmp_path)
+    where = ["--folder", str(folder.root)]
+    assert main(["deadline", "01", "2026-12-14T18:00+08:00", *where]) == 0
+    assert capsys.readouterr().out == (
+        "deadline 2026-12-14 10:00 UTC for 01-appendix-inside-the-loop, 01-the-loop (both "
+        "languages); collect takes the last submission made by then\n"
+    )
+    assert main(["deadline", *where]) == 0
+    listed = capsys.readouterr().out.splitlines()
+    assert "01-the-loop: 2026-12-14 10:00 UTC" in listed
+    assert "03-errors: no deadline" in listed
+    assert main(["deadline", "01", "2026-12-14T18:00", *where]) == 1
+    assert "has no time zone" in capsys.readouterr().err

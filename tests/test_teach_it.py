@@ -31,6 +31,16 @@ RUN_BY = {
     "python -m scripts.classroom progress": "tests/classroom: the teacher follows and grades",
     "python -m scripts.classroom collect": "tests/classroom: the teacher follows and grades",
     "python -m scripts.classroom grade": "tests/classroom: the teacher follows and grades",
+    "cd agentcore-course-learners":
+        "tests/classroom: a deadline marks late submissions (each learner submits from there)",
+    "python -m agentcore.course.submit notebooks/en/01-the-loop.ipynb":
+        "tests/classroom: a deadline marks late submissions (learners submit lesson 03 so)",
+    "python -m scripts.classroom deadline 01 2026-12-14T18:00+08:00":
+        "tests/test_grading.py runs it on a class folder; tests/classroom sets one for lesson 03",
+    "python -m scripts.classroom deadline": "tests/test_grading.py and tests/classroom list them",
+    "python -m scripts.classroom formgrader":
+        "tests/classroom: a deadline marks late submissions (a point given in formgrader)",
+    "python -m scripts.classroom export": "tests/classroom: a deadline marks late submissions",
     "python -m pytest tests/classroom": ".ci/run runs the whole suite with classroom required",
     "python -m scripts.slides present 01 --language zh-CN":
         "tests/browser/test_slides_demo.py runs it, in both languages",

@@ -24,7 +24,10 @@ What a teacher does for a class, on 127.0.0.1:
    feedback, the grades or the gradebook (0700 folders, 0600 files, all the grader's);
 8. a second class on the same machine (its own folder, learner and grader, no hub) collects,
    grades and is removed, chosen by ``$AGENTCORE_CLASS``, and the first class's grading stays;
-9. the teacher stops the hub and runs ``serve`` again: a second ``serve`` on the same port says
+9. a third class: a learner submits a lesson before its deadline and again after it, another
+   only after it; ``collect`` takes the on-time submission and the late one, ``grades.csv``
+   carries the timestamps, the due date and lateness, and a point given by hand reaches it;
+10. the teacher stops the hub and runs ``serve`` again: a second ``serve`` on the same port says
    it is busy, the learners' passwords and work are still there, Ctrl-C leaves no process
    behind, and the next command finds the class without ``--folder``.
 """
@@ -33,6 +36,7 @@ from __future__ import annotations
 
 import asyncio
 import csv
+import datetime
 import json
 import os
 import pwd
@@ -57,6 +61,7 @@ from scripts.hub import (
     DISTRIBUTION,
     Hub,
     code_cells,
+    free_port,
     log_in,
     run_in_kernel,
     run_sync,
@@ -535,6 +540,161 @@ def test_two_classes_on_one_machine_grade_apart_and_are_removed_apart(
         assert files_of(first.root / "grading") == before
     finally:
         remove_class(second)
+
+
+def as_account(name: str, command: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    """Run ``command`` as the account ``name`` (its own groups, umask 022, its home), as a
+    JupyterLab terminal of that account would."""
+    account = pwd.getpwnam(name)
+    return subprocess.run(
+        command, cwd=cwd, user=account.pw_uid, group=account.pw_gid, extra_groups=[],
+        umask=0o022, env={"HOME": account.pw_dir, "LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"},
+        capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+
+
+def test_a_deadline_marks_late_submissions_and_a_manual_grade_reaches_grades_csv(
+    hub: Hub, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A class (no hub of its own) where hedy submits lesson 03 before its deadline and again
+    after it, joan submits a wrong answer after it and mary only saves hers after it:
+    ``collect`` takes hedy's on-time submission, joan's late one and mary's saved lesson,
+    ``grades.csv`` carries each timestamp, the due date and whether it was late; a point given
+    by hand in nbgrader's formgrader (``formgrader``, driven through its own API) reaches
+    ``grades.csv`` through ``export``; every new file stays private."""
+    from scripts import grading
+    from scripts.accounts import ensure_accounts
+    from scripts.classroom import main
+    from scripts.hub import ClassFolder
+    from scripts.serve import remove_class
+    from tests.test_grading import notebook
+
+    third = ClassFolder(Path(tempfile.mkdtemp(prefix="agentcore-class-test-", dir="/var/tmp")))
+    lesson = Path(TARGET) / "notebooks" / "en" / "03-errors.ipynb"
+    python = str(third.environment / "bin" / "python")
+
+    def save(learner: str, kind: str) -> None:
+        account = pwd.getpwnam(learner)
+        saved = json.dumps(notebook(kind)).encode("utf-8")
+        grading.account_files(account, Path(account.pw_dir), write={str(lesson): saved})
+
+    def save_and_submit(learner: str, kind: str) -> str:
+        save(learner, kind)
+        account = pwd.getpwnam(learner)
+        done = as_account(
+            learner, [python, "-m", "agentcore.course.submit", str(lesson.relative_to(TARGET))],
+            Path(account.pw_dir) / TARGET,
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
+    try:
+        third.prepare()
+        ensure_accounts(["hedy", "joan", "mary"], "classtest-teacher-c", third.homes, third.logins)
+        third.environment.symlink_to(hub.folder.environment)
+        (third.root / "grading-env").symlink_to(grading.grading_environment(hub.folder))
+        monkeypatch.setenv("AGENTCORE_CLASS", str(third.root))
+
+        said = save_and_submit("hedy", "solved")
+        assert said.startswith("Submitted 03-errors-en at ") and "submissions/03-errors-en" in said
+        time.sleep(1)
+        deadline = datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0)
+        assert main(["deadline", "03", deadline.isoformat()]) == 0
+        assert f"deadline {deadline:%Y-%m-%d %H:%M} UTC for 03-errors" in capsys.readouterr().out
+        assert main(["deadline"]) == 0
+        assert f"03-errors: {deadline:%Y-%m-%d %H:%M} UTC" in capsys.readouterr().out
+        time.sleep(2)
+        save_and_submit("hedy", "wrong")  # after the deadline: not taken
+        save_and_submit("joan", "wrong")  # after the deadline: late
+        save("mary", "solved")  # saved after the deadline, never submitted: late
+
+        assert main(["collect"]) == 0
+        out = capsys.readouterr().out
+        assert "hedy: 1 lessons (1 submitted, 0 late)" in out, out
+        assert "joan: 1 lessons (1 submitted, 1 late: 03-errors-en)" in out, out
+        assert "mary: 1 lessons (0 submitted, 1 late: 03-errors-en)" in out, out
+        course = third.root / "grading"
+        taken = course / "submitted" / "hedy" / "03-errors-en" / "03-errors.ipynb"
+        assert json.loads(taken.read_text()) == notebook("solved")
+
+        assert main(["grade"]) == 0
+        capsys.readouterr()
+        with (course / "grades.csv").open(newline="") as handle:
+            rows = {row["student_id"]: row for row in csv.DictReader(handle)}
+        due = datetime.datetime.fromisoformat(rows["hedy"]["duedate"])
+        assert due == deadline.replace(tzinfo=None)  # nbgrader writes UTC without a zone
+        hedy_time = datetime.datetime.fromisoformat(rows["hedy"]["timestamp"])
+        joan_time = datetime.datetime.fromisoformat(rows["joan"]["timestamp"])
+        assert hedy_time < due < joan_time
+        assert (rows["hedy"]["late"], rows["hedy"]["seconds_late"]) == ("no", "0")
+        assert rows["joan"]["late"] == "yes" and int(rows["joan"]["seconds_late"]) >= 1
+        assert (
+            rows["mary"]["late"] == "yes" and rows["mary"]["timestamp"] > rows["joan"]["timestamp"]
+        )
+        scores = {name: float(row["raw_score"]) for name, row in rows.items()}
+        assert scores == {"hedy": 2.0, "joan": 0.0, "mary": 2.0}
+
+        # The teacher gives joan's first check a point by hand in formgrader.
+        port = free_port()
+        command = [sys.executable, "-m", "scripts.classroom", "formgrader", "--port", str(port)]
+        formgrader = subprocess.Popen(
+            command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+            env={**os.environ, "AGENTCORE_CLASS": str(third.root)},
+        )  # fmt: skip
+        try:
+            assert formgrader.stdout is not None
+            printed = []
+            for line in formgrader.stdout:
+                printed.append(line)
+                if "token=" in line or "error" in line:
+                    break
+            address = next((line.strip() for line in printed if "token=" in line), "")
+            assert address.startswith(f"http://127.0.0.1:{port}/lab?token="), printed
+            api = f"http://127.0.0.1:{port}/formgrader/api"
+            session = requests.Session()
+            session.headers["Authorization"] = f"token {address.split('token=', 1)[1]}"
+            notebooks = session.get(f"{api}/submitted_notebooks/03-errors-en/03-errors").json()
+            joan = next(item for item in notebooks if item["student"] == "joan")
+            grades = session.get(f"{api}/grades", params={"submission_id": joan["id"]}).json()
+            check = next(grade for grade in grades if grade["name"].startswith("check_"))
+            assert check["auto_score"] == 0.0
+            given = session.put(f"{api}/grade/{check['id']}", json={"manual_score": 1.0})
+            assert given.status_code == 200 and given.json()["manual_score"] == 1.0
+            below = [child.pid for child in psutil.Process(formgrader.pid).children(recursive=True)]
+            formgrader.send_signal(signal.SIGINT)  # Ctrl-C
+            rest, _ = formgrader.communicate(timeout=90)
+            assert formgrader.returncode == 0 and "formgrader stopped" in rest, rest
+            assert not [pid for pid in below if psutil.pid_exists(pid)]
+        finally:
+            if formgrader.poll() is None:
+                below = [c.pid for c in psutil.Process(formgrader.pid).children(recursive=True)]
+                formgrader.kill()
+                formgrader.wait()
+                stop_processes(below)
+        assert main(["export"]) == 0
+        with (course / "grades.csv").open(newline="") as handle:
+            rows = {row["student_id"]: row for row in csv.DictReader(handle)}
+        assert float(rows["joan"]["raw_score"]) == 1.0 and rows["joan"]["late"] == "yes"
+        assert float(rows["hedy"]["raw_score"]) == 2.0
+
+        # Private: the grading folder is the grader's alone, a submission its learner's alone,
+        # the deadlines the teacher's; joan reads none of hedy's work, the grades or deadlines.
+        assert shared_with_others(course) == []
+        hedy_submissions = third.homes / "hedy" / "submissions"
+        assert shared_with_others(hedy_submissions) == []
+        assert hedy_submissions.stat().st_uid == pwd.getpwnam("hedy").pw_uid
+        assert oct((third.hub / "deadlines.json").stat().st_mode & 0o777) == "0o600"
+        targets = [
+            next(hedy_submissions.glob("03-errors-en/*/03-errors.ipynb")),
+            course / "grades.csv",
+            course / "submitted" / "joan" / "03-errors-en" / "timestamp.txt",
+            third.hub / "deadlines.json",
+        ]
+        for target in targets:
+            tried = as_account("joan", ["/bin/cat", str(target)], Path("/"))
+            assert tried.returncode != 0 and "Permission denied" in tried.stderr, target
+    finally:
+        remove_class(third)
 
 
 def files_of(folder: Path) -> dict[str, bytes]:
