@@ -19,7 +19,13 @@ from typing import Any
 
 import nbformat
 import pytest
-from test_jupyterlab import TIMEOUT_MS, assert_no_widget_errors, open_and_run_all, widget_in_view
+
+from tests.browser.test_jupyterlab import (
+    TIMEOUT_MS,
+    assert_no_widget_errors,
+    open_and_run_all,
+    widget_in_view,
+)
 
 
 def missing_cjk_font() -> str | None:

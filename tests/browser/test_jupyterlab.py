@@ -21,11 +21,11 @@ from typing import Any
 
 import nbformat
 import pytest
-from offline import Guarded
 
 from agentcore.course import quiz
 from agentcore.course.judges.grade import code_stub
 from scripts.lessons import lessons
+from tests.browser.offline import Guarded
 
 LANGUAGES = ("en", "zh-CN")
 STEP = {"en": "Step", "zh-CN": "单步"}

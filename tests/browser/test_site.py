@@ -37,15 +37,21 @@ from typing import Any
 
 import nbformat
 import pytest
-from offline import Guarded
 from test_chinese_and_playground import GLYPHS_DRAWN, missing_cjk_font
-from test_jupyterlab import ALL_CELLS_RAN, CELL_TEXT, KERNEL_READY, run_cell, transcript_rows
 
 from agentcore.course.judges.grade import code_stub
 from scripts import site
 from scripts.lessons import NOTEBOOKS
 from scripts.site_font import CSS, FONT_DIR
 from scripts.site_pages import site_path
+from tests.browser.offline import Guarded
+from tests.browser.test_jupyterlab import (
+    ALL_CELLS_RAN,
+    CELL_TEXT,
+    KERNEL_READY,
+    run_cell,
+    transcript_rows,
+)
 
 LANGUAGES = ("en", "zh-CN")
 STEP = {"en": "Step", "zh-CN": "单步"}
