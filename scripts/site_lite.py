@@ -50,7 +50,7 @@ from scripts.site_fetch import npm_package, pypi_wheels
 from scripts.site_font import FAMILY
 from scripts.site_lessons import LANGUAGES, ROOT, lessons
 
-PYODIDE_NPM = "pyodide@314.0.4"
+PYODIDE_NPM = "pyodide@314.0.6"
 BROWSER_SKIP_TAG = "needs-installed-course"
 SKIP_SENTENCE = {
     "en": "Skipped in the browser: this cell needs the installed course (local servers, "
@@ -69,7 +69,6 @@ SAME_AS_HERE = [
 ]  # fmt: skip
 MICROPIP = "micropip==0.11.1"  # the runtime's own lock pins this one
 KERNEL_EXTENSION = "@jupyterlite/pyodide-kernel-extension"
-LAB_EXTENSIONS = Path(sys.prefix) / "share" / "jupyter" / "labextensions"
 EXTENSIONS = [KERNEL_EXTENSION, "@jupyter-widgets/jupyterlab-manager"]
 RUNTIME_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip",
                  "pyodide-lock.json", "package.json")  # fmt: skip
@@ -141,6 +140,18 @@ def _stage_runtime(static: Path) -> Path:
     return target / "pyodide-lock.json"
 
 
+def _lab_extension(name: str) -> Path:
+    """The folder of the installed JupyterLab extension ``name`` (Jupyter's data path, the one
+    JupyterLab itself reads). Raises ``RuntimeError`` when it is not installed."""
+    from jupyter_core.paths import jupyter_path
+
+    for folder in jupyter_path("labextensions"):
+        if (Path(folder) / name / "package.json").is_file():
+            return Path(folder) / name
+    raise RuntimeError(f"the JupyterLab extension {name} is not installed: "
+                       'pip install -e ".[site]"')  # fmt: skip
+
+
 def _config(lite_dir: Path, out: Path) -> None:
     build_config = {
         "LiteBuildConfig": {
@@ -151,7 +162,7 @@ def _config(lite_dir: Path, out: Path) -> None:
             "no_unused_shared_packages": True,
             # only these extensions, not every one installed here (nbgrader, RISE, ...)
             "ignore_sys_prefix": ["federated_extensions"],
-            "federated_extensions": [str(LAB_EXTENSIONS / name) for name in EXTENSIONS],
+            "federated_extensions": [str(_lab_extension(name)) for name in EXTENSIONS],
         }
     }
     lite_config = {
