@@ -65,8 +65,11 @@ COURSE_PACKAGES = ["agentcore", "pydantic", "ipywidgets", "jupyterquiz"]
 # The versions the course is tested with here, so the browser runs the same ones; ipywidgets
 # must also agree with the jupyterlab_widgets extension the site ships; lesson 04 uses pytest.
 SAME_AS_HERE = [
-    "pydantic", "ipywidgets", "jupyterquiz", "ipython", "jedi", "comm", "traitlets", "pytest",
+    "pydantic", "ipywidgets", "jupyterquiz", "ipython", "comm", "traitlets", "pytest",
 ]  # fmt: skip
+# Pinned for the browser only. jedi (the kernel loads it at start for Tab completion): its 0.20
+# wheel weighs 4.9 MB (its bundled type stubs), 0.19.2 1.6 MB, on every learner's first open.
+BROWSER_ONLY = ["jedi==0.19.2"]
 MICROPIP = "micropip==0.11.1"  # the runtime's own lock pins this one
 KERNEL_EXTENSION = "@jupyterlite/pyodide-kernel-extension"
 EXTENSIONS = [KERNEL_EXTENSION, "@jupyter-widgets/jupyterlab-manager"]
@@ -219,7 +222,7 @@ def _wheels(runtime_lock: Path, kernel_wheels: Path, dest: Path) -> list[Path]:
         chosen[_name(wheel)] = wheel
     agentcore = _agentcore_wheel(dest)
     chosen["agentcore"] = agentcore
-    pending = [MICROPIP, *(f"{name}=={version(name)}" for name in SAME_AS_HERE)]
+    pending = [MICROPIP, *BROWSER_ONLY, *(f"{name}=={version(name)}" for name in SAME_AS_HERE)]
     pending += [str(r) for r in pyodide_lock.browser_requirements(agentcore, info)]
     while pending:
         for wheel in pypi_wheels(pending, platform, python, dest):
