@@ -78,6 +78,7 @@ def build(out: Path = SITE, pages_only: bool = False) -> None:
         # every slice of the font: in JupyterLab a learner may type any character
         font = site_font.bundle_cjk_font(out / "lite" / site_font.FONT_DIR)
         site_lite.use_font(out / "lite", font)
+        site_lite.use_phone_layout(out / "lite")
         print(f"JupyterLite edition: {out / 'lite'} ({time.monotonic() - started:.0f} s in all)")
     (out / ".nojekyll").touch()  # GitHub Pages: serve _static/ and the like as they are
     info = {"sources": sources_hash(), "lite": not pages_only}

@@ -253,6 +253,34 @@ def use_font(out: Path, css: Path) -> None:
     page.write_text(html.replace("</head>", head), encoding="utf-8")
 
 
+# On a phone-wide screen, the lesson and not the file browser: JupyterLab opens with its left
+# sidebar (the file browser, about 280 px) expanded, which leaves a 375 px screen a notebook
+# column a few characters wide. Once the layout is restored, the sidebar is collapsed (the
+# learner opens it again with its icon). window.jupyterapp: the site's exposeAppInBrowser.
+PHONE_LAYOUT = """<script id="agentcore-phone-layout">
+(function () {
+  if (!window.matchMedia('(max-width: 700px)').matches) { return; }
+  const wait = setInterval(function () {
+    const app = window.jupyterapp;
+    if (!app) { return; }
+    clearInterval(wait);
+    app.restored.then(function () { app.shell.collapseLeft(); });
+  }, 100);
+}());
+</script>"""
+
+
+def use_phone_layout(out: Path) -> None:
+    """Put ``PHONE_LAYOUT`` into the JupyterLab page of the edition in ``out``
+    (``out/lab/index.html``). Raises ``RuntimeError`` when the page has not exactly one
+    ``</head>``."""
+    page = out / "lab" / "index.html"
+    html = page.read_text(encoding="utf-8")
+    if html.count("</head>") != 1:
+        raise RuntimeError(f"{page}: no single </head> to put the phone layout before")
+    page.write_text(html.replace("</head>", f"{PHONE_LAYOUT}\n</head>"), encoding="utf-8")
+
+
 def build(work: Path, out: Path) -> Path:
     """Build the JupyterLite edition into ``out`` (emptied first), staging in ``work``.
 

@@ -15,7 +15,8 @@
   English and in Chinese; the answer is still there when the lesson opens again (saved in the
   browser), and deleting the browser's copy gives the original lesson back. Eight "Run this
   lesson in your browser" clicks in one browser, one after the other, each show the lesson
-  clicked, alone: the tabs of the lesson opened before are not restored beside it or over it.
+  clicked, alone: the tabs of the lesson opened before are not restored beside it or over it;
+  on a phone-wide screen the lesson, not the file browser, takes the screen.
 
 Every request the pages make goes through a route that lets only this machine through
 (``offline.Guarded``) and records anything else; each test fails if one was made. That, not
@@ -313,6 +314,8 @@ def test_each_run_this_lesson_link_shows_the_lesson_clicked(
     try:
         page = guarded.context.new_page()
         for number, (language, lesson) in enumerate(SEQUENCE, 1):
+            if number == len(SEQUENCE):  # the last one on a phone: the lesson, not the files
+                page.set_viewport_size({"width": 375, "height": 812})
             page.goto(lesson_url(site_url, language, lesson))
             page.locator("#run-in-browser").click()
             path = f"notebooks/{language}/{lesson}.ipynb"
@@ -324,6 +327,12 @@ def test_each_run_this_lesson_link_shows_the_lesson_clicked(
             assert (current, tabs) == (path, [path]), f"open {number} of {len(SEQUENCE)}"
             tab = page.locator(".lm-DockPanel-tabBar .lm-TabBar-tab.lm-mod-current")
             assert tab.inner_text().strip().startswith(lesson), tab.inner_text()
+        page.wait_for_function(  # the file browser collapses; the lesson takes the screen
+            "() => window.jupyterapp.shell.leftCollapsed"
+            " && window.jupyterapp.shell.currentWidget.node.offsetWidth >= 250",
+            timeout=TIMEOUT_MS,
+        )  # fmt: skip
+        page.screenshot(path=str(artifacts / "lite-sequence-375.png"))
         guarded.assert_no_leaks()
     finally:
         guarded.context.close()
