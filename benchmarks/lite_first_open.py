@@ -145,10 +145,10 @@ def one_open(browser: Any, base: str, language: str, lesson: str, served: Served
 
 
 def _stated() -> str:
-    """The sentence of docs/benchmarks.md that states the figures (marked ``first open:``)."""
-    for line in STATED.read_text(encoding="utf-8").splitlines():
-        if "first open:" in line.lower():
-            return line.strip()
+    """The paragraph of docs/benchmarks.md that states the figures (it starts ``First open:``)."""
+    for paragraph in STATED.read_text(encoding="utf-8").split("\n\n"):
+        if paragraph.startswith("First open:"):
+            return " ".join(paragraph.split())
     return "(docs/benchmarks.md states no figure)"
 
 
