@@ -225,7 +225,7 @@ def test_each_lesson_page_opens_the_same_lesson_in_the_browser_edition(built: Pa
             page = lesson_page(built, language, lesson)
             up = "../" * (len(page.relative_to(built).parts) - 1)
             link = f'href="{up}lite/lab/index.html?path=notebooks/{language}/{lesson.name}'
-            link += f'&amp;workspace={language}-{lesson.stem}"'
+            link += f'&workspace={language}-{lesson.stem}"'
             assert link in page.read_text(encoding="utf-8"), page
 
 
