@@ -52,6 +52,7 @@ from scripts.site_lessons import LANGUAGES, ROOT, lessons
 
 PYODIDE_NPM = "pyodide@314.0.6"
 BROWSER_SKIP_TAG = "needs-installed-course"
+LITE_KERNELSPEC = {"name": "python", "display_name": "Python (Pyodide)", "language": "python"}
 SKIP_SENTENCE = {
     "en": "Skipped in the browser: this cell needs the installed course (local servers, "
     "subprocesses or DeepSeek). Install it (README, Install and run) to run it.",
@@ -104,7 +105,8 @@ def check_versions() -> None:
 def browser_notebook(notebook: dict[str, Any], language: str) -> dict[str, Any]:
     """The lesson as the browser edition holds it: each cell tagged ``needs-installed-course``
     prints why it is skipped and keeps its code as comments (its stored output stays, so the
-    learner still sees what it prints when installed). Other cells are unchanged."""
+    learner still sees what it prints when installed); the kernel is the edition's
+    (``LITE_KERNELSPEC``). Other cells are unchanged."""
     for cell in notebook["cells"]:
         if cell["cell_type"] != "code" or BROWSER_SKIP_TAG not in cell["metadata"].get("tags", []):
             continue
@@ -112,6 +114,9 @@ def browser_notebook(notebook: dict[str, Any], language: str) -> dict[str, Any]:
         commented = [f"# {line}" if line else "#" for line in code]
         sentence = json.dumps(SKIP_SENTENCE[language], ensure_ascii=False)
         cell["source"] = "\n".join([f"print({sentence})", "", *commented])
+    # The edition's kernel by its own name: with the installed course's ("python3") JupyterLite
+    # picks its kernel by language and warns in the browser's console.
+    notebook.setdefault("metadata", {})["kernelspec"] = dict(LITE_KERNELSPEC)
     return notebook
 
 
