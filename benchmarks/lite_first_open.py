@@ -18,7 +18,7 @@ tests), then a click on "Run this lesson in your browser". From that click it me
   the last wheel had arrived, and when the kernel was idle.
 
 It prints each figure as the median of the runs with the lowest and highest beside it, and the
-figures ``docs/benchmarks.md`` states, so the two can be compared. Exit status 0 whatever
+figures README.md and ``docs/benchmarks.md`` state, so they can be compared. Exit status 0 whatever
 it measures: it is a measurement, not a test. It needs Debian's Chromium (``apt-get install
 chromium``, or ``AGENTCORE_CHROMIUM``) and Playwright (the dev extra).
 """
@@ -52,6 +52,7 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-
                  "--disable-background-networking", "--disable-component-update",
                  "--disable-sync"]  # fmt: skip
 STATED = ROOT / "docs" / "benchmarks.md"
+README = ROOT / "README.md"
 KERNEL_IDLE = """() => {
   const panel = window.jupyterapp && window.jupyterapp.shell.currentWidget;
   const kernel = panel && panel.sessionContext && panel.sessionContext.session
@@ -144,12 +145,13 @@ def one_open(browser: Any, base: str, language: str, lesson: str, served: Served
     }  # fmt: skip
 
 
-def _stated() -> str:
-    """The paragraph of docs/benchmarks.md that states the figures (it starts ``First open:``)."""
-    for paragraph in STATED.read_text(encoding="utf-8").split("\n\n"):
-        if paragraph.startswith("First open:"):
-            return " ".join(paragraph.split())
-    return "(docs/benchmarks.md states no figure)"
+def _stated(page: Path) -> str:
+    """What ``page`` (README.md, docs/benchmarks.md) states: from ``First open:`` to the end of
+    its paragraph."""
+    for paragraph in page.read_text(encoding="utf-8").split("\n\n"):
+        if "First open:" in paragraph:
+            return " ".join(paragraph[paragraph.index("First open:") :].split())
+    return f"({page.name} states no figure)"
 
 
 def _spread(values: list[float], unit: str, scale: float = 1.0) -> str:
@@ -210,7 +212,8 @@ def main(argv: list[str]) -> int:
     for kind, size in sorted(first["by_kind"].items(), key=lambda item: -item[1]):
         print(f"    {kind}: {size / 1e6:.1f} MB")
     print(f"  wheels: {', '.join(first['wheel_files'])}")
-    print(f"docs/benchmarks.md says: {_stated()}")
+    print(f"README.md says: {_stated(README)}")
+    print(f"docs/benchmarks.md says: {_stated(STATED)}")
     if args.json:
         args.json.write_text(json.dumps(runs, indent=1), encoding="utf-8")
     return 0
