@@ -260,8 +260,10 @@ def use_font(out: Path, css: Path) -> None:
 
 # On a phone-wide screen, the lesson and not the file browser: JupyterLab opens with its left
 # sidebar (the file browser, about 280 px) expanded, which leaves a 375 px screen a notebook
-# column a few characters wide. Once the layout is restored, the sidebar is collapsed (the
-# learner opens it again with its icon). window.jupyterapp: the site's exposeAppInBrowser.
+# column a few characters wide. Once the layout is restored the sidebar is collapsed, and again
+# after JupyterLite's first "show in file browser" (it shows the lesson opened by ``?path=``
+# there, within the first minute); the learner opens it again with its icon.
+# window.jupyterapp: the site's exposeAppInBrowser.
 PHONE_LAYOUT = """<script id="agentcore-phone-layout">
 (function () {
   if (!window.matchMedia('(max-width: 700px)').matches) { return; }
@@ -269,7 +271,15 @@ PHONE_LAYOUT = """<script id="agentcore-phone-layout">
     const app = window.jupyterapp;
     if (!app) { return; }
     clearInterval(wait);
-    app.restored.then(function () { app.shell.collapseLeft(); });
+    const collapse = function () { app.shell.collapseLeft(); };
+    const deadline = Date.now() + 60000;
+    const onCommand = function (sender, args) {
+      if (args.id !== 'docmanager:show-in-file-browser') { return; }
+      app.commands.commandExecuted.disconnect(onCommand);
+      if (Date.now() < deadline) { Promise.resolve(args.result).then(collapse, collapse); }
+    };
+    app.commands.commandExecuted.connect(onCommand);
+    app.restored.then(collapse);
   }, 100);
 }());
 </script>"""

@@ -277,12 +277,12 @@ def test_chinese_is_drawn_with_the_bundled_font_where_no_cjk_font_is_installed(
 
 
 # The lessons a learner opens one after the other from the website, in one browser: both
-# languages, the same lesson name in each, a lesson with skipped cells, an appendix, and the
-# first lesson again.
+# languages, the same lesson name in each, a lesson with skipped cells, the first lesson again,
+# and an appendix (on a phone).
 SEQUENCE = [("en", "01-the-loop"), ("zh-CN", "02-tools-and-registry"),
             ("en", "05-deepseek-adapter"), ("zh-CN", "00-fixed-script"),
             ("en", "03-errors"), ("zh-CN", "01-the-loop"),
-            ("en", "01-appendix-inside-the-loop"), ("en", "01-the-loop")]  # fmt: skip
+            ("en", "01-the-loop"), ("en", "01-appendix-inside-the-loop")]  # fmt: skip
 # Whether the lesson ``path`` is the current document, its cells drawn on screen.
 LESSON_SHOWN = """(path) => {
   const current = window.jupyterapp && window.jupyterapp.shell.currentWidget;
