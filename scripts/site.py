@@ -8,21 +8,25 @@ and myst-nb from the stored outputs (English at ``<out>/``, Chinese at ``<out>/z
 builds the JupyterLite edition into ``<out>/lite/`` (``scripts.site_lite``). The first build
 fetches mermaid-cli (which draws the diagrams with Debian's Chromium), the font and Pyodide
 from npm and the wheels from PyPI into ``.site-cache/``; later builds are offline. ``serve``
-serves ``<out>`` on 127.0.0.1 only, with the types module workers and WebAssembly need.
+serves ``<out>`` on 127.0.0.1 only, with the types module workers and WebAssembly need, text
+and WebAssembly gzipped for a browser that accepts it.
 """
 
 from __future__ import annotations
 
 import argparse
 import functools
+import gzip
 import hashlib
 import http.server
+import io
 import json
+import os
 import shutil
 import sys
 import time
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from scripts import site_font, site_pages
 from scripts.site_lessons import ROOT, lessons
@@ -74,10 +78,23 @@ def build(out: Path = SITE, pages_only: bool = False) -> None:
         # every slice of the font: in JupyterLab a learner may type any character
         font = site_font.bundle_cjk_font(out / "lite" / site_font.FONT_DIR)
         site_lite.use_font(out / "lite", font)
+        site_lite.use_phone_layout(out / "lite")
         print(f"JupyterLite edition: {out / 'lite'} ({time.monotonic() - started:.0f} s in all)")
     (out / ".nojekyll").touch()  # GitHub Pages: serve _static/ and the like as they are
     info = {"sources": sources_hash(), "lite": not pages_only}
     (out / BUILD_INFO).write_text(json.dumps(info, indent=1), encoding="utf-8")
+
+
+# What is sent with gzip when the browser accepts it, as a host that compresses (GitHub Pages)
+# sends it: text and WebAssembly. Wheels and zip files are compressed already.
+GZIP_SUFFIXES = (".html", ".js", ".mjs", ".css", ".json", ".wasm", ".svg", ".ipynb", ".md",
+                 ".txt", ".ico", ".map", ".py")  # fmt: skip
+
+
+@functools.lru_cache(maxsize=512)
+def _gzipped(path: str, mtime_ns: int, size: int) -> bytes:
+    """The file at ``path`` compressed with gzip (level 6), once per version of it."""
+    return gzip.compress(Path(path).read_bytes(), 6, mtime=0)
 
 
 class _Handler(http.server.SimpleHTTPRequestHandler):
@@ -85,6 +102,24 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
         **http.server.SimpleHTTPRequestHandler.extensions_map,
         **EXTRA_TYPES,
     }
+
+    def send_head(self) -> Any:
+        """A file of ``GZIP_SUFFIXES`` gzipped when the request accepts gzip; otherwise, and
+        for folders and missing files, the standard library's answer."""
+        path = self.translate_path(self.path)
+        accepts = "gzip" in self.headers.get("Accept-Encoding", "")
+        if not (accepts and path.endswith(GZIP_SUFFIXES) and os.path.isfile(path)):
+            return super().send_head()
+        stat = os.stat(path)
+        body = _gzipped(path, stat.st_mtime_ns, stat.st_size)
+        self.send_response(http.HTTPStatus.OK)
+        self.send_header("Content-Type", self.guess_type(path))
+        self.send_header("Content-Encoding", "gzip")
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Last-Modified", self.date_time_string(stat.st_mtime))
+        self.send_header("Vary", "Accept-Encoding")
+        self.end_headers()
+        return io.BytesIO(body)
 
     def log_message(self, format: str, *args: object) -> None:  # quiet: one line per error
         if args and str(args[1] if len(args) > 1 else "").startswith(("4", "5")):

@@ -17,7 +17,7 @@ CACHE = ROOT / ".site-cache"
 
 
 def npm_package(spec: str) -> Path:
-    """The npm tarball of ``spec`` (``"pyodide@314.0.4"``), from the cache or ``npm pack``.
+    """The npm tarball of ``spec`` (``"pyodide@314.0.6"``), from the cache or ``npm pack``.
 
     Raises ``RuntimeError`` when npm is missing or fails (the message says how to install it).
     """

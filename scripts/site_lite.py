@@ -50,8 +50,9 @@ from scripts.site_fetch import npm_package, pypi_wheels
 from scripts.site_font import FAMILY
 from scripts.site_lessons import LANGUAGES, ROOT, lessons
 
-PYODIDE_NPM = "pyodide@314.0.4"
+PYODIDE_NPM = "pyodide@314.0.6"
 BROWSER_SKIP_TAG = "needs-installed-course"
+LITE_KERNELSPEC = {"name": "python", "display_name": "Python (Pyodide)", "language": "python"}
 SKIP_SENTENCE = {
     "en": "Skipped in the browser: this cell needs the installed course (local servers, "
     "subprocesses or DeepSeek). Install it (README, Install and run) to run it.",
@@ -65,11 +66,13 @@ COURSE_PACKAGES = ["agentcore", "pydantic", "ipywidgets", "jupyterquiz"]
 # The versions the course is tested with here, so the browser runs the same ones; ipywidgets
 # must also agree with the jupyterlab_widgets extension the site ships; lesson 04 uses pytest.
 SAME_AS_HERE = [
-    "pydantic", "ipywidgets", "jupyterquiz", "ipython", "jedi", "comm", "traitlets", "pytest",
+    "pydantic", "ipywidgets", "jupyterquiz", "ipython", "comm", "traitlets", "pytest",
 ]  # fmt: skip
+# Pinned for the browser only. jedi (the kernel loads it at start for Tab completion): its 0.20
+# wheel weighs 4.9 MB (its bundled type stubs), 0.19.2 1.6 MB, on every learner's first open.
+BROWSER_ONLY = ["jedi==0.19.2"]
 MICROPIP = "micropip==0.11.1"  # the runtime's own lock pins this one
 KERNEL_EXTENSION = "@jupyterlite/pyodide-kernel-extension"
-LAB_EXTENSIONS = Path(sys.prefix) / "share" / "jupyter" / "labextensions"
 EXTENSIONS = [KERNEL_EXTENSION, "@jupyter-widgets/jupyterlab-manager"]
 RUNTIME_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip",
                  "pyodide-lock.json", "package.json")  # fmt: skip
@@ -102,7 +105,8 @@ def check_versions() -> None:
 def browser_notebook(notebook: dict[str, Any], language: str) -> dict[str, Any]:
     """The lesson as the browser edition holds it: each cell tagged ``needs-installed-course``
     prints why it is skipped and keeps its code as comments (its stored output stays, so the
-    learner still sees what it prints when installed). Other cells are unchanged."""
+    learner still sees what it prints when installed); the kernel is the edition's
+    (``LITE_KERNELSPEC``). Other cells are unchanged."""
     for cell in notebook["cells"]:
         if cell["cell_type"] != "code" or BROWSER_SKIP_TAG not in cell["metadata"].get("tags", []):
             continue
@@ -110,6 +114,9 @@ def browser_notebook(notebook: dict[str, Any], language: str) -> dict[str, Any]:
         commented = [f"# {line}" if line else "#" for line in code]
         sentence = json.dumps(SKIP_SENTENCE[language], ensure_ascii=False)
         cell["source"] = "\n".join([f"print({sentence})", "", *commented])
+    # The edition's kernel by its own name: with the installed course's ("python3") JupyterLite
+    # picks its kernel by language and warns in the browser's console.
+    notebook.setdefault("metadata", {})["kernelspec"] = dict(LITE_KERNELSPEC)
     return notebook
 
 
@@ -141,6 +148,18 @@ def _stage_runtime(static: Path) -> Path:
     return target / "pyodide-lock.json"
 
 
+def _lab_extension(name: str) -> Path:
+    """The folder of the installed JupyterLab extension ``name`` (Jupyter's data path, the one
+    JupyterLab itself reads). Raises ``RuntimeError`` when it is not installed."""
+    from jupyter_core.paths import jupyter_path
+
+    for folder in jupyter_path("labextensions"):
+        if (Path(folder) / name / "package.json").is_file():
+            return Path(folder) / name
+    raise RuntimeError(f"the JupyterLab extension {name} is not installed: "
+                       'pip install -e ".[site]"')  # fmt: skip
+
+
 def _config(lite_dir: Path, out: Path) -> None:
     build_config = {
         "LiteBuildConfig": {
@@ -151,7 +170,7 @@ def _config(lite_dir: Path, out: Path) -> None:
             "no_unused_shared_packages": True,
             # only these extensions, not every one installed here (nbgrader, RISE, ...)
             "ignore_sys_prefix": ["federated_extensions"],
-            "federated_extensions": [str(LAB_EXTENSIONS / name) for name in EXTENSIONS],
+            "federated_extensions": [str(_lab_extension(name)) for name in EXTENSIONS],
         }
     }
     lite_config = {
@@ -208,7 +227,7 @@ def _wheels(runtime_lock: Path, kernel_wheels: Path, dest: Path) -> list[Path]:
         chosen[_name(wheel)] = wheel
     agentcore = _agentcore_wheel(dest)
     chosen["agentcore"] = agentcore
-    pending = [MICROPIP, *(f"{name}=={version(name)}" for name in SAME_AS_HERE)]
+    pending = [MICROPIP, *BROWSER_ONLY, *(f"{name}=={version(name)}" for name in SAME_AS_HERE)]
     pending += [str(r) for r in pyodide_lock.browser_requirements(agentcore, info)]
     while pending:
         for wheel in pypi_wheels(pending, platform, python, dest):
@@ -237,6 +256,44 @@ def use_font(out: Path, css: Path) -> None:
     href = Path(os.path.relpath(css, page.parent)).as_posix()
     head = f"{FONT_LINK.format(href=href)}\n{FONT_LISTS}\n</head>"
     page.write_text(html.replace("</head>", head), encoding="utf-8")
+
+
+# On a phone-wide screen, the lesson and not the file browser: JupyterLab opens with its left
+# sidebar (the file browser, about 280 px) expanded, which leaves a 375 px screen a notebook
+# column a few characters wide. Once the layout is restored the sidebar is collapsed, and again
+# after JupyterLite's first "show in file browser" (it shows the lesson opened by ``?path=``
+# there, within the first minute); the learner opens it again with its icon.
+# window.jupyterapp: the site's exposeAppInBrowser.
+PHONE_LAYOUT = """<script id="agentcore-phone-layout">
+(function () {
+  if (!window.matchMedia('(max-width: 700px)').matches) { return; }
+  const wait = setInterval(function () {
+    const app = window.jupyterapp;
+    if (!app) { return; }
+    clearInterval(wait);
+    const collapse = function () { app.shell.collapseLeft(); };
+    const deadline = Date.now() + 60000;
+    const onCommand = function (sender, args) {
+      if (args.id !== 'docmanager:show-in-file-browser') { return; }
+      app.commands.commandExecuted.disconnect(onCommand);
+      if (Date.now() < deadline) { Promise.resolve(args.result).then(collapse, collapse); }
+    };
+    app.commands.commandExecuted.connect(onCommand);
+    app.restored.then(collapse);
+  }, 100);
+}());
+</script>"""
+
+
+def use_phone_layout(out: Path) -> None:
+    """Put ``PHONE_LAYOUT`` into the JupyterLab page of the edition in ``out``
+    (``out/lab/index.html``). Raises ``RuntimeError`` when the page has not exactly one
+    ``</head>``."""
+    page = out / "lab" / "index.html"
+    html = page.read_text(encoding="utf-8")
+    if html.count("</head>") != 1:
+        raise RuntimeError(f"{page}: no single </head> to put the phone layout before")
+    page.write_text(html.replace("</head>", f"{PHONE_LAYOUT}\n</head>"), encoding="utf-8")
 
 
 def build(work: Path, out: Path) -> Path:

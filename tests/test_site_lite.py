@@ -36,6 +36,7 @@ def test_a_cell_that_needs_the_installed_course_says_so_and_runs_nothing() -> No
         compile(skipped["source"], "cell", "exec")  # runs: one print, nothing else
         assert skipped["outputs"], "the stored output (what it prints installed) stays"
         assert kept["source"] == "print(1)"
+        assert notebook["metadata"]["kernelspec"]["name"] == "python"  # the Pyodide kernel's
 
 
 def test_lesson_05_marks_its_cells_that_need_local_servers_in_both_languages() -> None:

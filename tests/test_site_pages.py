@@ -224,7 +224,8 @@ def test_each_lesson_page_opens_the_same_lesson_in_the_browser_edition(built: Pa
         for lesson in lessons(language):
             page = lesson_page(built, language, lesson)
             up = "../" * (len(page.relative_to(built).parts) - 1)
-            link = f'href="{up}lite/lab/index.html?path=notebooks/{language}/{lesson.name}"'
+            link = f'href="{up}lite/lab/index.html?path=notebooks/{language}/{lesson.name}'
+            link += f'&workspace={language}-{lesson.stem}"'
             assert link in page.read_text(encoding="utf-8"), page
 
 

@@ -112,7 +112,13 @@ def _page_context(app: Any, pagename: str, templatename: str, context: dict[str,
     context["footer_text"] = FOOTER[language]
     lab = posixpath.relpath("lite/lab/index.html", here)  # relative: right wherever it is served
     if pagename in app.course["lessons"]:  # the lesson itself, runnable in JupyterLite
-        context["lite_url"] = f"{lab}?path={pagename}.ipynb"
+        # Each lesson in a workspace of its own (JupyterLab's saved layout, named after the
+        # lesson): JupyterLite's ``?path=`` opens the lesson, and the layout saved in the
+        # browser is restored beside it, each tab with its own kernel; a restore that ends
+        # after the lesson opened covers it. A layout saved for this lesson holds this lesson
+        # only. (``reset`` would empty it, but JupyterLite 0.8 then drops ``path``.)
+        workspace = pagename.removeprefix("notebooks/").replace("/", "-")
+        context["lite_url"] = f"{lab}?path={pagename}.ipynb&workspace={workspace}"
         context["lite_label"] = RUN_LESSON[language]
     elif pagename == "index":  # the home page: the whole browser edition
         context["lite_url"] = lab

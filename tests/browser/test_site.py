@@ -13,7 +13,10 @@
 * The JupyterLite edition: lesson 01 opens with the Pyodide kernel, runs all its cells, its
   stepper is clicked until the final answer, and one exercise is answered and shows ``✔``, in
   English and in Chinese; the answer is still there when the lesson opens again (saved in the
-  browser), and deleting the browser's copy gives the original lesson back.
+  browser), and deleting the browser's copy gives the original lesson back. Eight "Run this
+  lesson in your browser" clicks in one browser, one after the other, each show the lesson
+  clicked, alone: the tabs of the lesson opened before are not restored beside it or over it;
+  on a phone-wide screen the lesson, not the file browser, takes the screen.
 
 Every request the pages make goes through a route that lets only this machine through
 (``offline.Guarded``) and records anything else; each test fails if one was made. That, not
@@ -274,6 +277,68 @@ def test_chinese_is_drawn_with_the_bundled_font_where_no_cjk_font_is_installed(
         assert drawn.get("distinct") and drawn.get("notBoxes"), drawn
         page.screenshot(path=str(artifacts / "lite-zh-CN-lesson-no-cjk-font.png"))
         _assert_chinese_drawn_with_the_bundled_font(page, ".jp-RenderedMarkdown h1")
+        guarded.assert_no_leaks()
+    finally:
+        guarded.context.close()
+
+
+# The lessons a learner opens one after the other from the website, in one browser: both
+# languages, the same lesson name in each, a lesson with skipped cells, the first lesson again,
+# and an appendix (on a phone).
+SEQUENCE = [("en", "01-the-loop"), ("zh-CN", "02-tools-and-registry"),
+            ("en", "05-deepseek-adapter"), ("zh-CN", "00-fixed-script"),
+            ("en", "03-errors"), ("zh-CN", "01-the-loop"),
+            ("en", "01-the-loop"), ("en", "01-appendix-inside-the-loop")]  # fmt: skip
+# Whether the lesson ``path`` is the current document, its cells drawn on screen.
+LESSON_SHOWN = """(path) => {
+  const current = window.jupyterapp && window.jupyterapp.shell.currentWidget;
+  return Boolean(current && current.context && current.context.path === path
+    && current.isVisible && current.node.querySelector('.jp-Cell'));
+}"""
+# The paths of the documents in JupyterLite's main area, the current one first.
+MAIN_AREA = """async () => {
+  const app = window.jupyterapp;
+  await app.restored;
+  const paths = [...app.shell.widgets('main')].map(w => w.context ? w.context.path : w.id);
+  const current = app.shell.currentWidget;
+  return [current && current.context ? current.context.path : null, paths];
+}"""
+# Whether the browser's saved layout (the workspace JupyterLab restores on the next visit, named
+# in the address or "default") holds the lesson ``path``: a later visit would restore it.
+LAYOUT_SAVED = """async (path) => {
+  const name = new URL(window.location.href).searchParams.get('workspace') || 'default';
+  const saved = await window.jupyterapp.serviceManager.workspaces.fetch(name);
+  return JSON.stringify(saved.data['layout-restorer:data'] || {}).includes(path);
+}"""
+
+
+@pytest.mark.slow
+def test_each_run_this_lesson_link_shows_the_lesson_clicked(
+    site_url: str, browser: Any, artifacts: Path
+) -> None:
+    guarded = Guarded(browser)
+    try:
+        page = guarded.context.new_page()
+        for number, (language, lesson) in enumerate(SEQUENCE, 1):
+            if number == len(SEQUENCE):  # the last one on a phone: the lesson, not the files
+                page.set_viewport_size({"width": 375, "height": 812})
+            page.goto(lesson_url(site_url, language, lesson))
+            page.locator("#run-in-browser").click()
+            path = f"notebooks/{language}/{lesson}.ipynb"
+            page.wait_for_function(LESSON_SHOWN, arg=path, timeout=TIMEOUT_MS)
+            # The learner waits for the lesson's tab; the layout is saved meanwhile.
+            page.wait_for_function(LAYOUT_SAVED, arg=path, timeout=TIMEOUT_MS, polling=250)
+            current, tabs = page.evaluate(MAIN_AREA)
+            page.screenshot(path=str(artifacts / f"lite-sequence-{number}.png"))
+            assert (current, tabs) == (path, [path]), f"open {number} of {len(SEQUENCE)}"
+            tab = page.locator(".lm-DockPanel-tabBar .lm-TabBar-tab.lm-mod-current")
+            assert tab.inner_text().strip().startswith(lesson), tab.inner_text()
+        page.wait_for_function(  # the file browser collapses; the lesson takes the screen
+            "() => window.jupyterapp.shell.leftCollapsed"
+            " && window.jupyterapp.shell.currentWidget.node.offsetWidth >= 250",
+            timeout=TIMEOUT_MS,
+        )  # fmt: skip
+        page.screenshot(path=str(artifacts / "lite-sequence-375.png"))
         guarded.assert_no_leaks()
     finally:
         guarded.context.close()
