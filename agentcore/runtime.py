@@ -368,10 +368,22 @@ class AgentRun:
 
     def interrupt(self, reason: BaseException) -> None:
         """End an unfinished run as interrupted by ``reason`` (Ctrl-C between two events): its
-        status becomes "interrupted" and it cannot go on. A finished run stays as it ended."""
-        if not self.finished:
-            self.interrupted = reason
-            self._events.close()
+        status becomes "interrupted" and it cannot go on. A finished run stays as it ended.
+
+        Raises ``RuntimeError`` while the run is taking a step (from a handler, or another
+        thread), leaving the run as it was: Ctrl-C during a step already interrupts it.
+        """
+        if not self._advancing.acquire(blocking=False):
+            raise RuntimeError(
+                "This run is taking a step; interrupt it once the step has returned. "
+                "The run was left as it was."
+            )
+        try:
+            if not self.finished:
+                self._events.close()
+                self.interrupted = reason
+        finally:
+            self._advancing.release()
 
     def record(self, message: Mapping[str, Any]) -> None:
         """Append one message to the transcript, frozen so that no one can rewrite it later.

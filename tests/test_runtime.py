@@ -37,6 +37,7 @@ from agentcore import (
     UnknownToolError,
     build_tools,
 )
+from agentcore.course.teaching_tools import WeatherArguments
 from agentcore.errors import PUBLIC_MESSAGE_LIMIT
 
 
@@ -645,6 +646,22 @@ def test_ctrl_c_while_a_verbose_run_prints_a_line_ends_the_run_as_interrupted(
     assert run.step() == []
     with pytest.raises(RuntimeError, match="interrupted by KeyboardInterrupt"):
         run.finish()
+
+
+def test_interrupting_a_run_from_its_own_handler_is_refused_and_the_run_goes_on() -> None:
+    refused: list[str] = []
+
+    def lookup(city: str) -> dict[str, Any]:
+        with pytest.raises(RuntimeError, match="taking a step") as caught:
+            run.interrupt(KeyboardInterrupt())
+        refused.append(str(caught.value))
+        return {"city": city, "temperature_c": 18.0, "condition": "cloudy"}
+
+    tools = [Tool("get_teaching_weather", "Weather.", WeatherArguments, lookup), *build_tools()[1:]]
+    run = AgentRuntime(ScriptedWeatherModel(), tools).start("Tokyo?")
+    result = run.finish()
+    assert refused and run.status == "answered" and run.interrupted is None
+    assert "64.4" in result.answer
 
 
 class _Unprintable(Exception):
