@@ -68,6 +68,8 @@ LEARNER_DOCS = (
     "docs/cheatsheet.md",
     "docs/cheatsheet.zh-CN.md",
     "docs/images",
+    "docs/providers.md",  # lesson 05's appendix links the adapter's reference section
+    "docs/providers.zh-CN.md",
     "tests/test_runtime.py",
     "tests/chapter.py",
 )

@@ -18,6 +18,10 @@ from zh_lines import CJK, english_lines
 import scripts.lessons as lessons_script
 from scripts import rise_patch, slides
 
+ROOT = Path(__file__).resolve().parents[1]
+LEARNER_NOTEBOOKS = len(list((ROOT / "notebooks").glob("*/[0-9][0-9]-*.ipynb")))
+"""my-work copies every learner notebook of both languages."""
+
 
 def chinese_only(output: str) -> list[str]:
     """The printed lines that are not Chinese: without a CJK character, or with English prose."""
@@ -48,10 +52,10 @@ def test_my_work_speaks_chinese_under_zh_cn(
         monkeypatch.setenv(variable, value)
     assert lessons_script.main(["my-work", *argv]) == 0
     copied = capsys.readouterr().out
-    assert copied.count("已复制 notebooks/") == 24
+    assert copied.count("已复制 notebooks/") == LEARNER_NOTEBOOKS
     assert lessons_script.main(["my-work", *argv]) == 0  # the copies exist now: kept
     kept = capsys.readouterr().out
-    assert kept.count("保留了 ") == 24 and "--force" in kept
+    assert kept.count("保留了 ") == LEARNER_NOTEBOOKS and "--force" in kept
     assert chinese_only(copied + kept) == []
 
 
@@ -64,8 +68,8 @@ def test_my_work_speaks_english_otherwise(
     lessons_script.main(["my-work"])
     lessons_script.main(["my-work"])
     output = capsys.readouterr().out
-    assert output.count("copied notebooks/") == 24
-    assert output.count("(exists; --force replaces it)") == 24
+    assert output.count("copied notebooks/") == LEARNER_NOTEBOOKS
+    assert output.count("(exists; --force replaces it)") == LEARNER_NOTEBOOKS
     assert not CJK.search(output.replace("简体中文", ""))
 
 

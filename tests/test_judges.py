@@ -1221,3 +1221,18 @@ def test_lesson_07_appendix_judges_against_the_package() -> None:
     assert len(refused) == 5
     for language in ("en", "zh-CN"):
         assert sum(build.FAULTS[language].values()) == 4
+
+
+@pytest.mark.parametrize("order", ["sorted(open_ids)", "sorted(open_ids, reverse=True)"])
+def test_unanswered_calls_sorted_instead_of_in_request_order_is_told_about_order(
+    order: str,
+) -> None:
+    answer = f"""
+    def unanswered_calls(messages):
+        asked = [c["call_id"] for m in messages for c in m.get("tool_calls", [])]
+        seen = {{m["tool_call_id"] for m in messages if m["role"] == "tool"}}
+        open_ids = [c for c in asked if c not in seen]
+        return {order}
+    """
+    line = judged("unanswered_calls", answer)
+    assert line.startswith("✘") and "in the order they were requested in" in line

@@ -143,6 +143,19 @@ UNANSWERED_CASES: tuple[tuple[str, list[dict[str, Any]], list[str]], ...] = (
         ],
         ["call-tokyo"],
     ),
+    # ids that sort neither in the order asked nor against it: the list keeps the request order
+    (
+        "case_request_order",
+        [
+            USER,
+            _request(
+                ("call-b", "get_teaching_weather", {"city": "Tokyo"}),
+                ("call-c", "get_teaching_weather", {"city": "Paris"}),
+                ("call-a", "get_teaching_weather", {"city": "Tokyo"}),
+            ),
+        ],
+        ["call-b", "call-c", "call-a"],
+    ),
 )
 
 
@@ -195,6 +208,7 @@ def judge_lists(
     right_key: str,
     fresh: Callable[[], Sequence[Case]] = tuple,
     raised_key: str | None = None,
+    order_key: str | None = None,
 ) -> Judgement:
     """Call ``function`` on a deep copy of each case's input; its lists beside the expected.
 
@@ -209,10 +223,12 @@ def judge_lists(
     random order (:func:`~agentcore.course.judges.core.asked_twice`). With ``raised_key``, an
     ``Exception`` the function raises is named with its message and the case it was reading
     (``{name}``, ``{error}``, ``{case}``); without it, or for a ``KeyboardInterrupt``, it reaches
-    the core's verdicts.
+    the core's verdicts. With ``order_key``, lists that hold the right call_ids in another
+    order in every case they got wrong are told so with that message.
     """
     every = [*cases, *fresh()]
     wrong: set[int] = set()
+    reordered: set[int] = set()  # the right call_ids, in another order
     for index, (case, given, expected) in asked_twice(list(enumerate(every))):
         handed = copy.deepcopy(given)
         try:
@@ -234,9 +250,12 @@ def judge_lists(
             return False, "not_call_ids", {"name": name, "kind": kind(strange[0])}
         if not same(items, expected):
             wrong.add(index)
+            if sorted(items) == sorted(expected):
+                reordered.add(index)
     if wrong:  # the hint names the first wrong case of the table, else a made-up one
         first = every[min(wrong)][0]
-        return False, wrong_key, {"wrong": len(wrong), "total": len(every), "case_key": first}
+        key = order_key if order_key is not None and reordered == wrong else wrong_key
+        return False, key, {"wrong": len(wrong), "total": len(every), "case_key": first}
     return True, right_key, {}
 
 
@@ -251,4 +270,5 @@ def unanswered_calls(ns: Namespace) -> Judgement:
         "unanswered_right",
         fresh_transcripts,
         raised_key="raised_on_transcript",
+        order_key="transcripts_order",
     )
