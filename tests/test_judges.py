@@ -1236,3 +1236,12 @@ def test_unanswered_calls_sorted_instead_of_in_request_order_is_told_about_order
     """
     line = judged("unanswered_calls", answer)
     assert line.startswith("✘") and "in the order they were requested in" in line
+
+
+def test_a_bad_reply_with_empty_arguments_is_told_the_adapter_reads_them_as_no_arguments() -> None:
+    answer = """
+    from agentcore.providers.local_server import Reply, function_call
+    my_bad_reply = Reply(output=(function_call("celsius_to_fahrenheit", "", "call-convert"),))
+    """
+    line = judged("bad_reply", answer)
+    assert line.startswith("✘") and "reads empty arguments as {}" in line

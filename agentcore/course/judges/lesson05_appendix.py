@@ -132,7 +132,8 @@ def bad_reply(ns: Namespace) -> Judgement:
       turn 2: two model turns, one tool execution (the weather), so no handler of turn 2 ran.
       An HTTP error status (``ProviderStatusError``), a call the runtime refuses
       (``UnknownToolError``, ``ToolArgumentsError``, ``InvalidModelTurnError``) or a reply
-      that runs to an answer are each told apart.
+      that runs to an answer are each told apart; empty ``arguments`` (which the adapter reads
+      as ``{}``, no arguments) are named.
 
     If the check's own server runs out of scripted replies, the verdict says so.
     """
@@ -153,6 +154,9 @@ def bad_reply(ns: Namespace) -> Judgement:
     if isinstance(outcome, ProviderStatusError):
         return False, "reply_status_error", {}
     if not isinstance(outcome, ProviderResponseError):
+        if any(isinstance(item, dict) and item.get("arguments") in ("", None) for item in items):
+            # the wire format allows no arguments for a tool that takes none: read as {}
+            return False, "reply_empty_arguments", {"error": error_name(outcome)}
         return False, "reply_other_error", {"error": error_name(outcome)}
     if (outcome.model_turns, outcome.tool_executions) != (2, 1):
         return (
