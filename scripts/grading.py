@@ -41,8 +41,11 @@ in either folder reaches nothing its owner could not already write. Each learner
 written into their own home only.
 
 Only regular files are read from a learner's home (a symbolic link there could point at a file
-only the teacher may read). Errors: ``RuntimeError`` with nbgrader's output when a step fails;
-``AccountError`` when the grader's name is a system account this class did not make.
+only the teacher may read), opened without blocking (a FIFO named like a lesson waits for no
+writer) and of at most :data:`MAX_NOTEBOOK_BYTES`; a file one learner made that is no notebook
+or too large is reported and left out, and the rest of the class goes on. Errors:
+``RuntimeError`` with nbgrader's output when a step fails; ``AccountError`` when the grader's
+name is a system account this class did not make.
 """
 
 from __future__ import annotations
