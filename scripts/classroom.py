@@ -365,8 +365,11 @@ def _follow(command: str, folder: Any, args: Any) -> int:
         print(f"deadline {when:%Y-%m-%d %H:%M} UTC for {', '.join(names)} (both languages); "
               "collect takes the last submission made by then")  # fmt: skip
     elif command == "collect":
-        collected = grading.collect(folder, ROOT / "notebooks")
-        for learner, handed in collected.items():
+        collection = grading.collect(folder, ROOT / "notebooks")
+        for learner, lessons in collection.skipped.items():
+            for name, why in lessons.items():
+                print(f"{learner}: {name} left out: {why}", file=sys.stderr)
+        for learner, handed in collection.handed.items():
             submitted = sum(item.submitted for item in handed)
             late = [item.assignment for item in handed if item.late]
             print(f"{learner}: {len(handed)} lessons ({submitted} submitted, "
@@ -379,7 +382,12 @@ def _follow(command: str, folder: Any, args: Any) -> int:
         if command == "formgrader":
             return _formgrader(folder, environment, args.port)
         if command == "grade":
-            grades = grading.grade(folder, environment)
+            graded = grading.grade(folder, environment)
+            for name, who in graded.failed.items():
+                print(f"{name}: nbgrader could not autograde the submission of "
+                      f"{', '.join(who)}: no grade or feedback for it",
+                      file=sys.stderr)  # fmt: skip
+            grades = graded.grades
             print(f"graded as {grading.grader_name(folder)!r}; feedback is in each learner's "
                   "~/feedback/")  # fmt: skip
         else:

@@ -41,8 +41,11 @@ in either folder reaches nothing its owner could not already write. Each learner
 written into their own home only.
 
 Only regular files are read from a learner's home (a symbolic link there could point at a file
-only the teacher may read). Errors: ``RuntimeError`` with nbgrader's output when a step fails;
-``AccountError`` when the grader's name is a system account this class did not make.
+only the teacher may read), opened without blocking (a FIFO named like a lesson waits for no
+writer) and of at most :data:`MAX_NOTEBOOK_BYTES`; a file one learner made that is no notebook
+or too large is reported and left out, and the rest of the class goes on. Errors:
+``RuntimeError`` with nbgrader's output when a step fails; ``AccountError`` when the grader's
+name is a system account this class did not make.
 """
 
 from __future__ import annotations
@@ -59,6 +62,7 @@ import pwd
 import shutil
 import stat
 import subprocess
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -80,43 +84,90 @@ def learners(folder: ClassFolder) -> list[str]:
         return [row["name"] for row in csv.DictReader(handle) if row["role"] == "learner"]
 
 
-def _text(cell: dict) -> str:
-    source = cell.get("source", "")
-    return "".join(source) if isinstance(source, list) else str(source)
+MAX_NOTEBOOK_BYTES = 20 * 1024 * 1024
+"""The largest file read from a learner's home (20 MB): a saved lesson is far smaller, even
+with its outputs; a larger file is refused, so no file a learner makes can exhaust memory."""
+
+
+class TooLarge(ValueError):
+    """A file of a learner's home is larger than :data:`MAX_NOTEBOOK_BYTES`."""
+
+
+def _text(value: object) -> str:
+    """The text of a notebook field (a string or a list of strings); "" for anything else."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list):
+        return "".join(part for part in value if isinstance(part, str))
+    return ""
 
 
 def _outputs(cell: dict) -> str:
     texts = []
-    for output in cell.get("outputs", []):
-        texts.append(_text({"source": output.get("text", "")}))
-        texts.append(_text({"source": output.get("data", {}).get("text/plain", "")}))
+    outputs = cell.get("outputs")
+    for output in outputs if isinstance(outputs, list) else []:
+        if not isinstance(output, dict):
+            continue
+        texts.append(_text(output.get("text", "")))
+        data = output.get("data")
+        texts.append(_text(data.get("text/plain", "")) if isinstance(data, dict) else "")
     return "".join(texts)
 
 
+def _read_open(descriptor: int, path: object) -> bytes | None:
+    """The bytes of the open file ``descriptor`` (closed here) when it is a regular file of at
+    most :data:`MAX_NOTEBOOK_BYTES`; None for anything else (a folder, a FIFO, a device).
+    Raises :class:`TooLarge`, naming ``path``, for a larger regular file."""
+    with open(descriptor, "rb") as handle:
+        status = os.fstat(descriptor)
+        if not stat.S_ISREG(status.st_mode):
+            return None
+        if status.st_size > MAX_NOTEBOOK_BYTES:
+            raise TooLarge(
+                f"{path} is {status.st_size} bytes, over the {MAX_NOTEBOOK_BYTES} bytes a "
+                "lesson may have: not read"
+            )
+        data = handle.read(MAX_NOTEBOOK_BYTES + 1)
+        if len(data) > MAX_NOTEBOOK_BYTES:
+            raise TooLarge(f"{path} grew over {MAX_NOTEBOOK_BYTES} bytes while read: not read")
+        return data
+
+
 def read_regular(path: Path) -> str | None:
-    """A file's text if it is a regular file (not a link), else None."""
+    """A file's text if it is a regular file (not a link, a FIFO or a device), else None.
+
+    Opened without following a link and without blocking (a FIFO named like a lesson never
+    holds this up), then checked with ``fstat``. Raises :class:`TooLarge` for a file over
+    :data:`MAX_NOTEBOOK_BYTES`."""
     try:
-        descriptor = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
+        descriptor = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
     except OSError:
         return None
-    with open(descriptor, encoding="utf-8", errors="replace") as handle:
-        if not os.path.isfile(f"/proc/self/fd/{descriptor}"):
-            return None
-        return handle.read()
+    data = _read_open(descriptor, path)
+    return None if data is None else data.decode("utf-8", "replace")
 
 
 def exercise_states(text: str) -> dict[str, str]:
-    """Each exercise of one saved notebook (``NAME`` -> state), from its JSON text."""
+    """Each exercise of one saved notebook (``NAME`` -> state), from its JSON text.
+
+    A text that is not a notebook's shape (not JSON, nested too deep, ``cells`` not a list of
+    objects each with an object as ``metadata``) has no exercises: ``{}``, never an error, so
+    one learner's odd file stops no one else's progress."""
     try:
         cells = json.loads(text)["cells"]
-    except (ValueError, KeyError, TypeError):
+    except (ValueError, KeyError, TypeError, IndexError, RecursionError):
+        return {}
+    if not isinstance(cells, list) or not all(
+        isinstance(cell, dict) and isinstance(cell.get("metadata", {}), dict) for cell in cells
+    ):
         return {}
     answers: dict[str, bool] = {}
     checks: dict[str, bool] = {}
     for cell in cells:
-        grade_id = str(cell.get("metadata", {}).get("nbgrader", {}).get("grade_id", ""))
+        nbgrader = cell.get("metadata", {}).get("nbgrader", {})
+        grade_id = str(nbgrader.get("grade_id", "")) if isinstance(nbgrader, dict) else ""
         if grade_id.startswith("answer_"):
-            answers[grade_id[len("answer_") :]] = not holds_code_stub(_text(cell))
+            answers[grade_id[len("answer_") :]] = not holds_code_stub(_text(cell.get("source", "")))
         elif grade_id.startswith("check_"):
             lines = _outputs(cell).strip().splitlines()
             checks[grade_id[len("check_") :]] = bool(lines) and lines[-1].startswith(PASSED)
@@ -158,7 +209,11 @@ def progress(folder: ClassFolder, source: Path) -> Progress:
     for learner in learners(folder):
         mine = dict.fromkeys(exercises, NOT_ATTEMPTED)
         for path in lesson_files(folder.homes / learner):
-            text = read_regular(path)
+            try:
+                text = read_regular(path)
+            except TooLarge as error:
+                print(f"{learner}: {error}", file=sys.stderr)
+                continue
             for name, state in exercise_states(text or "").items():
                 key = f"{path.stem}: {name}"
                 if key in mine and RANK[state] > RANK[mine[key]]:
@@ -492,7 +547,9 @@ def _private_folder(home: Path, parts: tuple[str, ...]) -> int | None:
 def read_private(home: Path, *parts: str) -> tuple[bytes, datetime.datetime] | None:
     """The bytes of the regular file ``home/parts...`` and when it last changed (its ctime, in
     UTC: set by the kernel, no user can set it back), no symbolic link followed anywhere below
-    ``home``; None when there is no such file."""
+    ``home``; None when there is no such file (or it is a FIFO, a device, a folder: opened
+    without blocking and checked with ``fstat``). Raises :class:`TooLarge` for a file over
+    :data:`MAX_NOTEBOOK_BYTES`."""
     descriptor = _private_folder(home, parts[:-1])
     if descriptor is None:
         return None
@@ -502,12 +559,9 @@ def read_private(home: Path, *parts: str) -> tuple[bytes, datetime.datetime] | N
         return None
     finally:
         os.close(descriptor)
-    with open(file, "rb") as handle:
-        status = os.fstat(file)
-        if not stat.S_ISREG(status.st_mode):
-            return None
-        changed = datetime.datetime.fromtimestamp(status.st_ctime, datetime.timezone.utc)
-        return handle.read(), changed
+    changed = datetime.datetime.fromtimestamp(os.fstat(file).st_ctime, datetime.timezone.utc)
+    data = _read_open(file, home.joinpath(*parts))
+    return None if data is None else (data, changed)
 
 
 def listing(home: Path, *parts: str) -> list[str]:
@@ -549,9 +603,52 @@ def choose(
     return (on_time or ordered)[-1]
 
 
-def collect(folder: ClassFolder, solutions: Path) -> dict[str, list[Collected]]:
+def notebook_problem(data: bytes) -> str | None:
+    """Why nbgrader could not read ``data`` as a notebook (nbformat's own reader and its
+    schema, :func:`nbformat.reads` and :func:`nbformat.validate`), or None when it can."""
+    import nbformat
+
+    try:
+        nbformat.validate(nbformat.reads(data.decode("utf-8"), as_version=4))
+    except RecursionError:
+        return "it is nested too deeply to be a notebook"
+    except nbformat.ValidationError as error:
+        return f"it is not a valid notebook ({error.message})"
+    except (ValueError, TypeError, AttributeError, KeyError, IndexError) as error:
+        # nbformat's reader meets a JSON text of another shape with these
+        return f"it is not a notebook ({type(error).__name__})"
+    return None
+
+
+def _notebook(
+    home: Path, problems: list[str], *parts: str
+) -> tuple[bytes, datetime.datetime] | None:
+    """:func:`read_private` of a notebook nbgrader can read (:func:`notebook_problem`); else
+    None, with why added to ``problems`` when there was such a file."""
+    try:
+        found = read_private(home, *parts)
+    except TooLarge as error:
+        problems.append(str(error))
+        return None
+    if found is not None and (problem := notebook_problem(found[0])):
+        problems.append(f"~/{'/'.join(parts)}: {problem}")
+        return None
+    return found
+
+
+@dataclass(frozen=True)
+class Collection:
+    """What :func:`collect` gathered: per learner, the assignments collected; and, per
+    learner, the assignments left out, each with the reason (a file nbgrader could not read,
+    or one over :data:`MAX_NOTEBOOK_BYTES`)."""
+
+    handed: dict[str, list[Collected]]
+    skipped: dict[str, dict[str, str]]
+
+
+def collect(folder: ClassFolder, solutions: Path) -> Collection:
     """Gather every learner's work into ``grading/submitted/`` and the sources into
-    ``grading/source/``; return, per learner, what was collected.
+    ``grading/source/``; return, per learner, what was collected and what was left out.
 
     ``solutions`` is the teacher's ``notebooks`` folder (its ``<lang>/solutions/``). For each
     lesson and language, the learner's submissions (``~/submissions/``, made by
@@ -563,6 +660,9 @@ def collect(folder: ClassFolder, solutions: Path) -> dict[str, list[Collected]]:
     ``timestamp.txt`` beside the notebook, and the deadline into the gradebook when
     :func:`grade` runs, so nbgrader marks late work. Nothing is read through a symbolic link.
     The files are written by the grader (:func:`account_files`): theirs, 0600, in folders 0700.
+    A submission or saved lesson that nbformat cannot read as a notebook
+    (:func:`notebook_problem`), or over :data:`MAX_NOTEBOOK_BYTES`, is left out (an earlier
+    submission counts instead) and named in :attr:`Collection.skipped`; the rest go on.
     """
     from agentcore.course.submit import SUBMISSIONS, TIMESTAMP_FORMAT
 
@@ -576,24 +676,28 @@ def collect(folder: ClassFolder, solutions: Path) -> dict[str, list[Collected]]:
             assignments[name] = path.name
             files[f"source/{name}/{path.name}"] = path.read_bytes()
     collected: dict[str, list[Collected]] = {}
+    skipped: dict[str, dict[str, str]] = {}
     for learner in learners(folder):
         home = folder.homes / learner
         mine = []
         for name, notebook in assignments.items():
             language = assignment_language(name)
+            problems: list[str] = []
             handed = [
                 found
                 for stamp in listing(home, SUBMISSIONS, name)
-                if (found := read_private(home, SUBMISSIONS, name, stamp, notebook)) is not None
+                if (found := _notebook(home, problems, SUBMISSIONS, name, stamp, notebook))
             ]
             submitted = bool(handed)
             if not handed:
-                saved = read_private(home, DISTRIBUTION, "notebooks", language, notebook)
+                saved = _notebook(home, problems, DISTRIBUTION, "notebooks", language, notebook)
                 text = saved[0].decode("utf-8", "replace") if saved else ""
                 if saved and any(
                     state != NOT_ATTEMPTED for state in exercise_states(text).values()
                 ):
                     handed = [saved]
+            if problems:
+                skipped.setdefault(learner, {})[name] = "; ".join(problems)
             if not handed:
                 continue
             deadline = deadline_of(name, due)
@@ -604,7 +708,7 @@ def collect(folder: ClassFolder, solutions: Path) -> dict[str, list[Collected]]:
             mine.append(Collected(name, when, submitted, deadline))
         collected[learner] = mine
     account_files(grader, Path(grader.pw_dir), write=files, tidy=True)
-    return collected
+    return Collection(collected, skipped)
 
 
 NBGRADER_CONFIG = """\
@@ -711,7 +815,16 @@ def run_nbgrader(
         raise RuntimeError(f"nbgrader {' '.join(args)} failed:\n{done.stdout}{done.stderr}")
 
 
-def grade(folder: ClassFolder, environment: Path) -> Path:
+@dataclass(frozen=True)
+class Graded:
+    """What :func:`grade` did: the CSV of grades and, per assignment, the learners whose
+    submission nbgrader could not autograde (no grade, no feedback for them there)."""
+
+    grades: Path
+    failed: dict[str, list[str]]
+
+
+def grade(folder: ClassFolder, environment: Path) -> Graded:
     """Autograde what :func:`collect` gathered, as the grader; feedback to the learners.
 
     ``environment`` is the grading environment (``nbgrader`` and the learner distribution).
@@ -719,8 +832,11 @@ def grade(folder: ClassFolder, environment: Path) -> Path:
     own home (``~/feedback/``, replaced, written by a process running as that learner). Each
     lesson's deadline (:func:`set_deadline`) becomes its assignments' due date in the gradebook
     (``nbgrader db assignment add --duedate``) before they are autograded, so nbgrader compares
-    it with each submission's ``timestamp.txt``. Returns the CSV of grades (:func:`export`).
-    Raises ``RuntimeError`` with nbgrader's output on a failure.
+    it with each submission's ``timestamp.txt``. A submission nbgrader cannot autograde
+    stops no one else's: nbgrader grades the others and removes that one's autograded copy
+    (then exits non-zero), so its learner is named in :attr:`Graded.failed` and the grades and
+    feedback of the rest are still exported (:func:`export`). Raises ``RuntimeError`` with
+    nbgrader's output when another step fails.
     """
     grader = grader_account(folder)
     course = Path(grader.pw_dir)
@@ -729,6 +845,7 @@ def grade(folder: ClassFolder, environment: Path) -> Path:
     submitted = course / "submitted"
     students = [name for name in learners(folder) if (submitted / name).is_dir()]
     names = sorted({path.name for student in students for path in (submitted / student).iterdir()})
+    failed: dict[str, list[str]] = {}
     # No `nbgrader db ... add` for students: generate_assignment adds the assignment to the
     # gradebook and autograde each student it grades (their create_assignment and
     # create_student, both on by default), and every nbgrader command is a Python start of a
@@ -741,8 +858,18 @@ def grade(folder: ClassFolder, environment: Path) -> Path:
             when = deadline.strftime("%Y-%m-%d %H:%M:%S UTC")
             run_nbgrader(folder, environment, grader, "db", "assignment", "add", name,
                          f"--duedate={when}")  # fmt: skip
-        run_nbgrader(folder, environment, grader, "autograde", name, "--force")
-    return export(folder, environment, names)
+        try:
+            run_nbgrader(folder, environment, grader, "autograde", name, "--force")
+        except RuntimeError:
+            handed = [student for student in students if (submitted / student / name).is_dir()]
+            failed[name] = [
+                student
+                for student in handed
+                if not (course / "autograded" / student / name).is_dir()
+            ] or handed
+    graded = set(graded_assignments(folder))
+    grades = export(folder, environment, [name for name in names if name in graded])
+    return Graded(grades, failed)
 
 
 def _configure(grader: pwd.struct_passwd, language: str) -> None:

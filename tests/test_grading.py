@@ -264,3 +264,168 @@ def test_the_teacher_sets_and_lists_deadlines_with_the_class_command(
     assert "03-errors: no deadline" in listed
     assert main(["deadline", "01", "2026-12-14T18:00", *where]) == 1
     assert "has no time zone" in capsys.readouterr().err
+
+
+ODD_NOTEBOOKS = (
+    '{"cells":[1]}',
+    '{"cells":5}',
+    '{"cells":[{"metadata":5}]}',
+    '{"cells":[{"metadata":{"nbgrader":7},"outputs":3}]}',
+    '{"cells":[{"metadata":{"nbgrader":{"grade_id":"check_x"}},"outputs":[1,{"data":2}]}]}',
+    "[1]",
+    "[" * 100_000,
+)
+
+
+def test_an_odd_saved_lesson_reads_as_no_answers_and_the_others_go_on(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for text in ODD_NOTEBOOKS:
+        assert grading.exercise_states(text) == {}, text[:40]
+    folder = class_of_three(tmp_path)
+    lesson = folder.homes / "linus" / DISTRIBUTION / "notebooks" / "en" / LESSON
+    for text in ODD_NOTEBOOKS:
+        lesson.write_text(text, encoding="utf-8")
+        report = grading.progress(folder, folder.distribution)
+        assert set(report.states["ada"].values()) == {"✔"}
+        assert set(report.states["grace"].values()) == {"✘"}
+        assert set(report.states["linus"].values()) == {grading.NOT_ATTEMPTED}
+
+
+def test_progress_neither_waits_on_a_fifo_nor_reads_a_huge_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import os
+    import threading
+
+    folder = class_of_three(tmp_path)
+    saved = folder.homes / "linus" / DISTRIBUTION / "notebooks" / "en"
+    os.mkfifo(saved / "01-the-loop.ipynb")  # nobody ever writes into it
+    huge = folder.homes / "grace" / DISTRIBUTION / "notebooks" / "en" / LESSON
+    os.truncate(huge, 8 << 30)  # 8 GB, sparse: takes no room on disk
+    found: list[grading.Progress] = []
+    reading = threading.Thread(
+        target=lambda: found.append(grading.progress(folder, folder.distribution)), daemon=True
+    )
+    reading.start()
+    reading.join(120)  # not a timing: a FIFO opened the blocking way would wait forever
+    assert not reading.is_alive(), "progress waits on a FIFO named like a lesson"
+    (report,) = found
+    assert set(report.states["ada"].values()) == {"✔"}
+    assert set(report.states["grace"].values()) == {grading.NOT_ATTEMPTED}
+    said = capsys.readouterr().err
+    assert f"grace: {huge} is {8 << 30} bytes, over the {grading.MAX_NOTEBOOK_BYTES}" in said
+    assert grading.read_regular(saved / "01-the-loop.ipynb") is None
+    with pytest.raises(grading.TooLarge):
+        grading.read_private(folder.homes / "grace", DISTRIBUTION, "notebooks", "en", LESSON)
+
+
+def as_grader(folder: ClassFolder, monkeypatch: pytest.MonkeyPatch) -> dict[str, bytes]:
+    """Collect without a grader account: what collect would write, keyed by path."""
+    import os
+    import pwd
+
+    account = pwd.struct_passwd(
+        ("grader", "x", os.getuid(), os.getgid(), "", str(folder.root / "grading"), "/bin/sh")
+    )
+    written: dict[str, bytes] = {}
+
+    def account_files(_account: object, _base: object, *, write: dict | None = None,
+                      **_: object) -> dict:  # fmt: skip
+        written.update(write or {})
+        return {}
+
+    monkeypatch.setattr(grading, "grader_account", lambda _folder: account)
+    monkeypatch.setattr(grading, "account_files", account_files)
+    return written
+
+
+def test_collect_leaves_out_a_file_nbgrader_cannot_read_and_names_its_learner(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import os
+
+    from scripts.classroom import main
+
+    folder = class_of_three(tmp_path)
+    written = as_grader(folder, monkeypatch)
+    # linus: a good submission, then a later one that is no notebook; grace's saved lesson is
+    # 8 GB; ada's saved lesson is fine.
+    submissions = folder.homes / "linus" / "submissions" / "03-errors-en"
+    for stamp, text in (("20261214T090000000000Z", json.dumps(notebook("solved"))),
+                        ("20261214T100000000000Z", '{"cells":[1]}')):  # fmt: skip
+        (submissions / stamp).mkdir(parents=True)
+        (submissions / stamp / LESSON).write_text(text, encoding="utf-8")
+    os.truncate(folder.homes / "grace" / DISTRIBUTION / "notebooks" / "en" / LESSON, 8 << 30)
+    assert main(["collect", "--folder", str(folder.root)]) == 0
+    out, err = capsys.readouterr()
+    assert "ada: 1 lessons (0 submitted, 0 late)" in out
+    assert "linus: 1 lessons (1 submitted, 0 late)" in out
+    assert "grace: 0 lessons" in out
+    lines = err.splitlines()
+    assert any(
+        line.startswith("linus: 03-errors-en left out: ~/submissions/03-errors-en/")
+        and "it is not a valid notebook" in line
+        for line in lines
+    ), err
+    assert any(line.startswith("grace: 03-errors-en left out: ") and "bytes" in line
+               for line in lines), err  # fmt: skip
+    assert json.loads(written[f"submitted/linus/03-errors-en/{LESSON}"]) == notebook("solved")
+    assert "submitted/grace/03-errors-en/03-errors.ipynb" not in written
+
+
+def test_grade_goes_on_past_a_submission_nbgrader_cannot_autograde(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from scripts.classroom import main
+
+    folder = class_of_three(tmp_path)
+    as_grader(folder, monkeypatch)
+    course = folder.root / "grading"
+    for learner in ("ada", "grace", "linus"):
+        (course / "submitted" / learner / "03-errors-en").mkdir(parents=True)
+    exported: list[list[str] | None] = []
+
+    def nbgrader(_folder: object, _environment: object, _grader: object, *args: str) -> None:
+        """As nbgrader's autograde does: grade the others, remove grace's failed copy, exit 1."""
+        if args[0] == "autograde":
+            for learner in ("ada", "linus"):
+                (course / "autograded" / learner / args[1]).mkdir(parents=True)
+            raise RuntimeError("nbgrader autograde failed: ... for student 'grace'")
+
+    def export(_folder: object, _environment: object, names: list[str] | None = None) -> Path:
+        exported.append(names)
+        return course / "grades.csv"
+
+    monkeypatch.setattr(grading, "grading_environment", lambda _folder: tmp_path / "env")
+    monkeypatch.setattr(grading, "_configure", lambda *_: None)
+    monkeypatch.setattr(grading, "run_nbgrader", nbgrader)
+    monkeypatch.setattr(grading, "export", export)
+    assert main(["grade", "--folder", str(folder.root)]) == 0
+    out, err = capsys.readouterr()
+    assert "03-errors-en: nbgrader could not autograde the submission of grace" in err
+    assert "ada" not in err and "linus" not in err
+    assert exported == [["03-errors-en"]]  # grades.csv and feedback for the rest
+    assert f"grades: {course / 'grades.csv'}" in out
+
+
+def test_two_submissions_at_one_instant_both_kept_and_times_are_utc(tmp_path: Path) -> None:
+    import datetime
+
+    from agentcore.course import submit
+
+    lesson = tmp_path / "course" / "notebooks" / "en" / LESSON
+    lesson.parent.mkdir(parents=True)
+    lesson.write_text(json.dumps(notebook("solved")), encoding="utf-8")
+    home = tmp_path / "home"
+    beijing = datetime.timezone(datetime.timedelta(hours=8))
+    now = datetime.datetime(2026, 12, 14, 18, 0, tzinfo=beijing)
+    first = submit.submit(lesson, home, now)
+    second = submit.submit(lesson, home, now)
+    assert first != second
+    assert first.name == "20261214T100000000000Z" and second.name == "20261214T100000000000Z-1"
+    for folder in (first, second):
+        assert (folder / LESSON).read_bytes() == lesson.read_bytes()
+        assert (folder / "timestamp.txt").read_text() == "2026-12-14 10:00:00.000000 UTC\n"
+    with pytest.raises(ValueError, match="has no time zone"):
+        submit.submit(lesson, home, datetime.datetime(2026, 12, 14, 18, 0))

@@ -23,6 +23,7 @@ command prints where it is and when it was made, in the lesson's language. Error
 from __future__ import annotations
 
 import datetime
+import itertools
 import os
 import re
 import stat
@@ -62,16 +63,27 @@ def submit(
     now: datetime.datetime | None = None,
 ) -> Path:
     """Copy the saved ``lesson`` into ``home``'s ``submissions/`` (default: the user's home);
-    return the new submission's folder. ``now`` (UTC) is the time written in its
-    ``timestamp.txt``, default the current time. Raises ``ValueError`` (see the module)."""
+    return the new submission's folder. ``now`` (any time zone, converted to UTC) is the time
+    written in its ``timestamp.txt`` and the folder's name, default the current time; two
+    submissions at the same instant get two folders (the second named ``...Z-1``). Raises
+    ``ValueError`` (see the module), and for a ``now`` without a time zone."""
     path = Path(lesson).absolute()
     name, _ = lesson_of(path)
-    moment = now or datetime.datetime.now(datetime.timezone.utc)
+    if now is not None and now.utcoffset() is None:
+        raise ValueError(f"now={now.isoformat()} has no time zone: give an aware datetime")
+    moment = (now or datetime.datetime.now(datetime.timezone.utc)).astimezone(datetime.timezone.utc)
     home = home or Path.home()
-    folder = home / SUBMISSIONS / name / moment.strftime("%Y%m%dT%H%M%S%fZ")
+    stamp = moment.strftime("%Y%m%dT%H%M%S%fZ")
     previous = os.umask(0o077)
     try:
-        folder.mkdir(mode=0o700, parents=True)
+        (home / SUBMISSIONS / name).mkdir(mode=0o700, parents=True, exist_ok=True)
+        for count in itertools.count():
+            folder = home / SUBMISSIONS / name / (f"{stamp}-{count}" if count else stamp)
+            try:
+                folder.mkdir(mode=0o700)
+                break
+            except FileExistsError:
+                continue
         descriptor = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
         with open(descriptor, "rb") as handle:
             data = handle.read()
