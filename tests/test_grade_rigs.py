@@ -1202,3 +1202,63 @@ def test_a_policy_that_knows_the_lessons_order_numbers_is_not_accepted() -> None
         """,
     )
     assert line.startswith("✘"), line
+
+
+APPENDIX_07_WRONG = [
+    (
+        "07-appendix-limits-of-a-minimal-runtime.ipynb",
+        "may_run",
+        "any get_ name allowed: an unlisted get_customer_data runs",
+        "get_customer_data",
+    ),
+    (
+        "07-appendix-limits-of-a-minimal-runtime.ipynb",
+        "may_run",
+        "a deny-list of roles: a manager's approved refund runs",
+        "by a manager",
+    ),
+    (
+        "07-appendix-limits-of-a-minimal-runtime.ipynb",
+        "may_run",
+        "the role read from the login name: a guest named clerk-9 refunds",
+        "login name",
+    ),
+    (
+        "07-appendix-limits-of-a-minimal-runtime.ipynb",
+        "may_run",
+        "the approval matched on the order alone: another amount runs",
+        "another amount",
+    ),
+    (
+        "07-appendix-build-it-yourself.ipynb",
+        "extract_tool_calls",
+        'only a list refused as arguments: null, 18 and "x" reach ToolCall',
+        "InvalidModelTurnError",
+    ),
+    (
+        "07-appendix-build-it-yourself.ipynb",
+        "own_loop",
+        "an error of its own after one model call: a KeyError",
+        "raised KeyError",
+    ),
+]
+"""Written-down wrong answers of the lesson 07 appendices (the solution notebooks' metadata)
+and what the grade's line says of each."""
+
+
+@pytest.mark.parametrize(("name", "exercise", "mistake", "said"), APPENDIX_07_WRONG)
+def test_a_written_down_wrong_answer_of_the_07_appendices_scores_zero_in_a_grade(
+    name: str, exercise: str, mistake: str, said: str
+) -> None:
+    source = solution(name)
+    cell = next(
+        c
+        for c in source["cells"]
+        if c.get("metadata", {}).get("agentcore", {}).get("exercise") == exercise
+    )
+    code = next(
+        w["code"] for w in cell["metadata"]["agentcore"]["wrong_answers"] if w["mistake"] == mistake
+    )
+    answer = cell["source"].split("### BEGIN SOLUTION")[0] + code
+    ok, line = graded(name, exercise, answer, timeout=120)
+    assert not ok and said in line, line

@@ -1218,7 +1218,7 @@ def test_lesson_07_appendix_judges_against_the_package() -> None:
     refused = [
         case for case, reply in build.extract_cases() if build.extract_reference(reply) is None
     ]
-    assert len(refused) == 5
+    assert len(refused) == 10
     for language in ("en", "zh-CN"):
         assert sum(build.FAULTS[language].values()) == 4
 
@@ -1245,3 +1245,144 @@ def test_a_bad_reply_with_empty_arguments_is_told_the_adapter_reads_them_as_no_a
     """
     line = judged("bad_reply", answer)
     assert line.startswith("✘") and "reads empty arguments as {}" in line
+
+
+# Wrong answers to the lesson 07 appendices that an earlier judge passed; each verdict names
+# the case the answer decided wrong or the error it raised.
+MAY_RUN_ALLOWS = """
+def may_run(name, arguments, caller, approvals):
+    if {listed}:
+        return True
+    if name == "refund_order":
+        return {role} and {approved}
+    return False
+"""
+EXACT = '{"tool": name, "arguments": arguments} in approvals'
+
+
+@pytest.mark.parametrize(
+    ("listed", "role", "approved", "case"),
+    [
+        (
+            'name.startswith("get_")',
+            'caller["role"] == "clerk"',
+            EXACT,
+            "get_customer_data, a tool the policy does not list",
+        ),
+        (
+            'name == "get_teaching_weather_record"',
+            'caller.get("role") != "guest"',
+            EXACT,
+            "an approved refund asked for by a manager",
+        ),
+        (
+            'name == "get_teaching_weather_record"',
+            'caller["name"].startswith("clerk")',
+            EXACT,
+            'a guest whose login name starts with "clerk"',
+        ),
+        (
+            'name == "get_teaching_weather_record"',
+            'caller["role"] == "clerk"',
+            'any(a["tool"] == name and a["arguments"]["order"] == arguments["order"]'
+            " for a in approvals)",
+            "approved for the same order but another amount",
+        ),
+    ],
+    ids=["get-prefix", "deny-list-of-roles", "role-from-name", "order-only"],
+)
+def test_may_run_refuses_policies_that_pass_what_the_policy_does_not_list(
+    listed: str, role: str, approved: str, case: str
+) -> None:
+    code = MAY_RUN_ALLOWS.format(listed=listed, role=role, approved=approved)
+    line = judged("may_run", code)
+    assert line.startswith("✘ Not yet: 1 of 14 calls decided wrong"), line
+    assert case in line, line
+    right = MAY_RUN_ALLOWS.format(
+        listed='name == "get_teaching_weather_record"',
+        role='caller["role"] == "clerk"',
+        approved=EXACT,
+    )
+    assert judged("may_run", right).startswith("✔")
+
+
+@pytest.mark.parametrize(
+    ("body", "error"),
+    [
+        ("    return 1/0\n", "ZeroDivisionError"),
+        (
+            "    turn = model.generate([{'role': 'user', 'content': request}], [])\n"
+            "    return {}[turn.tool_calls[0].name]\n",
+            "KeyError",
+        ),
+    ],
+    ids=["at-once", "after-one-model-call"],
+)
+def test_own_loop_names_the_learners_own_error_before_the_unread_record(
+    body: str, error: str
+) -> None:
+    namespace, _ = build_lesson("en")
+    code = "def run_my_loop(model, tools, request, max_steps):\n" + body
+    line = judged_in(namespace, "own_loop", code, "en")
+    assert line.startswith("✘") and f"run_my_loop raised {error}" in line, line
+    assert "never read the weather record" not in line
+
+
+def test_own_loop_still_says_the_record_was_never_read_when_it_ran_out_of_steps() -> None:
+    namespace, answers = build_lesson("en")
+    cell = next(c for c in answers if c.metadata["agentcore"]["exercise"] == "own_loop")
+    wrong = next(
+        w["code"]
+        for w in cell.metadata["agentcore"]["wrong_answers"]
+        if w["mistake"] == "the observation never goes back to the model"
+    )
+    line = judged_in(namespace, "own_loop", wrong, "en")
+    assert "never read the weather record" in line, line
+
+
+@pytest.mark.parametrize(
+    ("mistake", "said"),
+    [
+        (
+            'only a list refused as arguments: null, 18 and "x" reach ToolCall',
+            "For a call whose arguments are the JSON null, your extract_tool_calls raised"
+            " InvalidModelTurnError",
+        ),
+        (
+            "neither the id nor the type checked: ToolCall raises InvalidModelTurnError for a"
+            " missing id",
+            "For a call without an id, your extract_tool_calls raised InvalidModelTurnError",
+        ),
+        (
+            "a call of another type read as a function",
+            'For a call whose type is not "function", your extract_tool_calls returned a value',
+        ),
+    ],
+)
+def test_extract_tool_calls_refuses_what_only_toolcall_refused(mistake: str, said: str) -> None:
+    namespace, answers = build_lesson("en")
+    cell = next(c for c in answers if c.metadata["agentcore"]["exercise"] == "extract_tool_calls")
+    wrong = next(
+        w["code"] for w in cell.metadata["agentcore"]["wrong_answers"] if w["mistake"] == mistake
+    )
+    line = judged_in(namespace, "extract_tool_calls", wrong, "en")
+    assert line.startswith("✘ Not yet: " + said), line
+
+
+@pytest.mark.parametrize("arguments", ["null", "18", '"x"'])
+def test_extract_tool_calls_wants_the_adapters_error_for_json_that_is_no_object(
+    arguments: str,
+) -> None:
+    from agentcore.course.judges import lesson07_appendix_build as build
+
+    cases = dict(build.extract_cases())
+    found = [
+        case
+        for case, reply in cases.items()
+        if reply["choices"]
+        and (reply["choices"][0]["message"].get("tool_calls") or [{}])[0]
+        .get("function", {})
+        .get("arguments")
+        == arguments
+    ]
+    assert len(found) == 1 and build.extract_reference(cases[found[0]]) is None

@@ -174,9 +174,11 @@ def _chat_call(call_id: str, name: str, arguments: str) -> dict[str, Any]:
 def extract_cases() -> list[tuple[str, dict[str, Any]]]:
     """The chat completions the check hands to ``extract_tool_calls``, with call_ids drawn
     for this verdict alone: ``(message key naming the case, the completion)``. Three valid
-    replies (one call, two calls, a final text) and five malformed ones (arguments that are not
-    JSON, JSON that is not an object, a call without a name, no choice, a message with neither
-    calls nor text)."""
+    replies (one call, two calls, a final text) and ten malformed ones (arguments that are not
+    JSON; JSON that is not an object: a list, ``null``, a number, a string; a call without a
+    name, one without an id, one whose type is not ``"function"``; no choice; a message with
+    neither calls nor text). A malformed call the adapter refuses must be refused with its
+    :class:`ProviderResponseError`, not left to :class:`ToolCall` to refuse with another error."""
     taken: set[str] = set()
     one, two, three = (fresh_call_id(taken) for _ in range(3))
     weather = '{"city": "Tokyo"}'
@@ -232,6 +234,50 @@ def extract_cases() -> list[tuple[str, dict[str, Any]]]:
             "case_extract_no_name",
             _completion(
                 {"role": "assistant", "content": None, "tool_calls": [_chat_call(one, "", weather)]}
+            ),
+        ),
+        *(
+            (
+                case,
+                _completion(
+                    {
+                        "role": "assistant",
+                        "content": None,
+                        "tool_calls": [_chat_call(one, "celsius_to_fahrenheit", arguments)],
+                    }
+                ),
+            )
+            for case, arguments in (
+                ("case_extract_null_arguments", "null"),
+                ("case_extract_number_arguments", "18"),
+                ("case_extract_text_arguments", '"x"'),
+            )
+        ),
+        (
+            "case_extract_no_id",
+            _completion(
+                {
+                    "role": "assistant",
+                    "content": None,
+                    "tool_calls": [
+                        {
+                            "type": "function",
+                            "function": {"name": "get_teaching_weather", "arguments": weather},
+                        }
+                    ],
+                }
+            ),
+        ),
+        (
+            "case_extract_not_a_function",
+            _completion(
+                {
+                    "role": "assistant",
+                    "content": None,
+                    "tool_calls": [
+                        {**_chat_call(one, "get_teaching_weather", weather), "type": "custom"}
+                    ],
+                }
             ),
         ),
         ("case_extract_no_choice", _completion(None)),
@@ -507,6 +553,10 @@ def own_loop(ns: Namespace) -> Judgement:
     * a model that never answers: ``MaxStepsExceeded`` after exactly ``max_steps`` turns;
     * a conversion with a temperature that is not a number: ``ToolArgumentsError``, no
       handler run.
+
+    A loop that raises on the trajectory is told the error's name first; only
+    ``MaxStepsExceeded`` with the record never read (what a loop that never passes the
+    observation back runs into) is told that the model never read the record.
     """
     from agentcore.course.teaching_tools import get_teaching_weather
 
@@ -518,10 +568,13 @@ def own_loop(ns: Namespace) -> Judgement:
     trace = _Trace()
     model = trajectory_model(trace, lookup, convert, answer)
     got = _run_loop(function, model, loop_tools(trace), REQUEST[language], LOOP_MAX_STEPS)
-    if not trace.saw_record:
-        return False, "loop_unseen", {}
-    if isinstance(got, tuple):
+    unseen = not trace.saw_record
+    if isinstance(got, tuple) and not (unseen and got[0] == "MaxStepsExceeded"):
+        # the learner's own error (a KeyError, a ZeroDivisionError...) is named first: only
+        # the step limit is what a loop that never passes the record back runs into
         return False, "loop_raised", {"error": got[0]}
+    if unseen:
+        return False, "loop_unseen", {}
     celsius = get_teaching_weather("Tokyo")["temperature_c"]
     wanted = [("get_teaching_weather", "Tokyo"), ("celsius_to_fahrenheit", celsius)]
     if trace.turns != 3 or not same(trace.executed, wanted):

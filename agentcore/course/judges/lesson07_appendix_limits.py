@@ -16,9 +16,12 @@ an answer cannot look its input up in a table; each is asked twice, in order and
 (:func:`~agentcore.course.judges.core.asked_twice`). Where wrong answers differ from the right
 one: a refund for a guest with an approval (role ignored), for a clerk without one (approval
 ignored), approved for another order or for another tool with the same arguments (approval not
-bound to the exact action), a refund whose arguments the model wrote to say it is approved, the
-matching approval not first in the list, a tool nobody listed (default allow), and the
-weather for a guest (a read-only tool denied).
+bound to the exact action), approved for the same order with another amount (approval bound to
+the order alone), a refund whose arguments the model wrote to say it is approved, the
+matching approval not first in the list, a tool nobody listed and ``get_customer_data`` (default
+allow, or any ``get_`` name allowed), a refund for a manager with an approval (a deny-list of
+roles), for a guest whose login name starts with ``clerk`` (the role read from the name), and
+the weather for a guest (a read-only tool denied).
 """
 
 from __future__ import annotations
@@ -39,6 +42,11 @@ from agentcore.course.judges.core import (
 WEATHER, REFUND, OTHER = "get_teaching_weather_record", "refund_order", "delete_orders"
 GUEST = {"name": "guest-42", "role": "guest"}
 CLERK = {"name": "clerk-7", "role": "clerk"}
+MANAGER = {"name": "manager-3", "role": "manager"}
+NAMED_CLERK = {"name": "clerk-9", "role": "guest"}
+"""A guest whose login name starts like a clerk's: the role decides, never the name."""
+UNLISTED_READ = "get_customer_data"
+"""A tool the policy does not list, although its name reads like a lookup."""
 
 Case = tuple[str, str, dict[str, Any], dict[str, str], list[dict[str, Any]], bool]
 """(the case's message key, the tool's name, the arguments, the caller, the approvals, the
@@ -63,6 +71,9 @@ def _cases() -> list[Case]:
     approved = [_approval(REFUND, mine)]
     elsewhere = [_approval(REFUND, {"order": other})]
     later = [_approval(REFUND, {"order": other}), _approval(WEATHER, {"city": "Tokyo"}), *approved]
+    amount = 20 + draw(50)
+    priced = {"order": order, "amount": amount}
+    repriced = [_approval(REFUND, {"order": order, "amount": amount + 100 + draw(100)})]
     return [
         ("case_weather_guest", WEATHER, {"city": "Tokyo"}, GUEST, [], True),
         ("case_weather_clerk", WEATHER, {"city": "Paris"}, CLERK, [], True),
@@ -74,6 +85,10 @@ def _cases() -> list[Case]:
         ("case_refund_says_approved", REFUND, {**mine, "approved": True}, CLERK, [], False),
         ("case_refund_approved_later", REFUND, mine, CLERK, later, True),
         ("case_unlisted_tool", OTHER, mine, CLERK, [_approval(OTHER, mine)], False),
+        ("case_unlisted_read", UNLISTED_READ, {"customer": "C-17"}, CLERK, [], False),
+        ("case_refund_manager_approved", REFUND, mine, MANAGER, approved, False),
+        ("case_refund_named_clerk", REFUND, mine, NAMED_CLERK, approved, False),
+        ("case_refund_other_amount", REFUND, priced, CLERK, repriced, False),
     ]
 
 
