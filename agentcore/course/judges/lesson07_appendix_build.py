@@ -41,39 +41,35 @@ from agentcore.course.judges.core import (
     written_key,
 )
 from agentcore.course.judges.lesson07 import _with_keys
-from agentcore.course.text import current_language
+from agentcore.course.text import Language, current_language, phrase
 from agentcore.protocol import ModelTurn, ToolCall
 from agentcore.runtime import AgentRuntime
 from agentcore.scripted import ScriptedModel
 
 # ----------------------------------------------------------------------------- wire_by_hand
 
-REQUEST = {"en": "What is Tokyo's teaching weather?", "zh-CN": "东京的教学天气怎么样？"}
-"""The request of the transcript the lesson translates (the lesson's cell writes the same)."""
-
-ANSWER = {
-    "en": "Tokyo: 18.0 °C and cloudy (teaching data).",
-    "zh-CN": "东京：18.0 °C，多云（教学数据）。",
-}
-"""The final text of that transcript, in each language."""
+# The request and the final text of the transcript the lesson translates, in the learner's
+# language (the lesson's cell writes the same): messages "build.request" and "build.answer".
 
 WIRE_CALL_ID = "call-weather"
 
 
-def wire_transcript(language: str) -> list[dict[str, Any]]:
+def wire_transcript(language: Language) -> list[dict[str, Any]]:
     """The transcript the lesson shows: the runtime's record of one lookup and an answer, in
     ``language`` (``"en"`` or ``"zh-CN"``), made by a run of :class:`AgentRuntime`."""
     from agentcore.course.teaching_tools import build_tools
 
     script = [
         ModelTurn(tool_calls=(ToolCall(WIRE_CALL_ID, "get_teaching_weather", {"city": "Tokyo"}),)),
-        ModelTurn(final_text=ANSWER[language]),
+        ModelTurn(final_text=phrase("build.answer", language)),
     ]
-    result = AgentRuntime(ScriptedModel(script), build_tools()).run(REQUEST[language])
+    result = AgentRuntime(ScriptedModel(script), build_tools()).run(
+        phrase("build.request", language)
+    )
     return [dict(message) for message in result.messages]
 
 
-def wire_reference(language: str) -> list[dict[str, Any]]:
+def wire_reference(language: Language) -> list[dict[str, Any]]:
     """What the DeepSeek Chat Completions adapter sends for :func:`wire_transcript`."""
     from agentcore.providers.openai_compatible import to_chat_messages
 
@@ -419,8 +415,7 @@ LOOP_MAX_STEPS = 4
 """The ``max_steps`` the check passes: one more than the chapter's trajectory needs."""
 
 
-LOOP_ANSWER = {"en": "Tokyo: 18.0 °C, that is 64.4 °F.", "zh-CN": "东京：18.0 °C，也就是 64.4 °F。"}
-"""The final text of the check's trajectory model, in each language."""
+# The final text of the trajectory run_my_loop is judged on: message "build.loop answer".
 
 
 class _Trace:
@@ -564,10 +559,12 @@ def own_loop(ns: Namespace) -> Judgement:
     language = current_language()
     taken: set[str] = set()
     lookup, convert = fresh_call_id(taken), fresh_call_id(taken)
-    answer = LOOP_ANSWER[language]
+    answer = phrase("build.loop answer", language)
     trace = _Trace()
     model = trajectory_model(trace, lookup, convert, answer)
-    got = _run_loop(function, model, loop_tools(trace), REQUEST[language], LOOP_MAX_STEPS)
+    got = _run_loop(
+        function, model, loop_tools(trace), phrase("build.request", language), LOOP_MAX_STEPS
+    )
     unseen = not trace.saw_record
     if isinstance(got, tuple) and not (unseen and got[0] == "MaxStepsExceeded"):
         # the learner's own error (a KeyError, a ZeroDivisionError...) is named first: only
@@ -585,7 +582,11 @@ def own_loop(ns: Namespace) -> Judgement:
         trace = _Trace()
         steps = 3 if case == "case_loop_max_steps" else LOOP_MAX_STEPS
         got = _run_loop(
-            function, failing_model(trace, case, taken), loop_tools(trace), REQUEST[language], steps
+            function,
+            failing_model(trace, case, taken),
+            loop_tools(trace),
+            phrase("build.request", language),
+            steps,
         )
         if not isinstance(got, tuple):
             return False, "loop_failure_returned", {"case_key": case, "wanted": wanted_error}
@@ -602,29 +603,23 @@ def own_loop(ns: Namespace) -> Judgement:
 # ----------------------------------------------------------------------------- design_faults
 
 FAULTS = {
-    "en": {
-        "text actions": True,
-        "any function": True,
-        "swallowed errors": True,
-        "no step limit": True,
-        "plain function handlers": False,
-        "observations in the transcript": False,
-        "final text ends the run": False,
-        "json arguments": False,
-    },
-    "zh-CN": {
-        "从文本读动作": True,
-        "任意函数": True,
-        "吞掉错误": True,
-        "没有步数上限": True,
-        "普通函数做 handler": False,
-        "观察结果进入记录": False,
-        "文本回答结束运行": False,
-        "JSON 参数": False,
-    },
+    "text actions": True,
+    "any function": True,
+    "swallowed errors": True,
+    "no step limit": True,
+    "plain function handlers": False,
+    "observations in the transcript": False,
+    "final text ends the run": False,
+    "json arguments": False,
 }
-"""The names the lesson lists for the bad runtime, in each language, and whether each is one
-of its four design faults (a reading of the code the lesson shows)."""
+"""The names the lesson lists for the bad runtime (each spelled in the learner's language by
+the message ``design fault.NAME``) and whether each is one of its four design faults (a
+reading of the code the lesson shows)."""
+
+
+def fault_names(language: Language) -> dict[str, bool]:
+    """The lesson's fault names in ``language`` and whether each is a design fault."""
+    return {phrase(f"design fault.{name}", language): right for name, right in FAULTS.items()}
 
 
 @exercise("design_faults", ("my_faults",))
@@ -639,7 +634,7 @@ def design_faults(ns: Namespace) -> Judgement:
     strange = [item for item in names if type(item) is not str]
     if strange:
         return False, "faults_not_text", {"kind": kind(strange[0])}
-    listed = {spelled(name): right for name, right in FAULTS[current_language()].items()}
+    listed = {spelled(name): right for name, right in fault_names(current_language()).items()}
     unknown = [name for name in names if spelled(name) not in listed]
     if unknown:
         return False, "faults_unknown", {"name": unknown[0]}
