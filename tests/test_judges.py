@@ -1345,17 +1345,17 @@ def test_own_loop_still_says_the_record_was_never_read_when_it_ran_out_of_steps(
     [
         (
             'only a list refused as arguments: null, 18 and "x" reach ToolCall',
-            "For a call whose arguments are the JSON null, your extract_tool_calls raised"
+            "for a call whose arguments are the JSON null, your extract_tool_calls raised"
             " InvalidModelTurnError",
         ),
         (
             "neither the id nor the type checked: ToolCall raises InvalidModelTurnError for a"
             " missing id",
-            "For a call without an id, your extract_tool_calls raised InvalidModelTurnError",
+            "for a call without an id, your extract_tool_calls raised InvalidModelTurnError",
         ),
         (
             "a call of another type read as a function",
-            'For a call whose type is not "function", your extract_tool_calls returned a value',
+            'for a call whose type is not "function", your extract_tool_calls returned a value',
         ),
     ],
 )
