@@ -1025,6 +1025,9 @@ def extractor(error):
             raise error("malformed") from problem
         if any(not name or type(arguments) is not dict for _, name, arguments in found):
             raise error("malformed")
+        calls = message.get("tool_calls") or []
+        if any(not c.get("id") or c.get("type") != "function" for c in calls):
+            raise error("malformed")
         if not found and not message.get("content"):
             raise error("empty")
         return [ToolCall(*call) for call in found]
