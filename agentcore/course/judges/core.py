@@ -576,6 +576,21 @@ def normalized_keys(value: dict[str, Any]) -> dict[str, Any]:
     return {spelled(key): item for key, item in value.items()}
 
 
+def dict_with_keys(value: Any, name: str, keys: Sequence[str]) -> dict[str, Any] | Judgement:
+    """``value`` (the learner's ``name``) as a plain dict keyed by ``keys``, spelled as the
+    course's one rule reads them (:func:`normalized_keys`: case and surrounding blanks aside),
+    or the judgement that names the expected form: ``prediction_not_a_dict`` for anything but
+    a dict, ``prediction_keys`` for other keys."""
+    shown = ", ".join(repr(key) for key in keys)
+    if not isinstance(value, dict):
+        return False, "prediction_not_a_dict", {"name": name, "keys": shown, "kind": kind(value)}
+    given = normalized_keys(plain(value))
+    if set(given) != set(keys):
+        written = ", ".join(repr(key) for key in plain(value)) or "-"
+        return False, "prediction_keys", {"name": name, "keys": shown, "given": written}
+    return given
+
+
 def written_key(value: dict[str, Any], key: str) -> Any:
     """The key of ``value`` as the learner spelled it, for the normalized ``key``
     (:func:`normalized_keys`): a hint then names ``my_counts['Model_Turns']`` when that is what

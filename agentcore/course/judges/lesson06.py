@@ -20,10 +20,10 @@ from agentcore.course.judges.core import (
     TimeLimitExceeded,
     asked_twice,
     call,
+    dict_with_keys,
     error_name,
     exercise,
     kind,
-    normalized_keys,
     plain,
     replace_list,
     same,
@@ -70,13 +70,9 @@ def prediction(ns: Namespace, name: str, keys: Sequence[str]) -> dict[str, Any] 
     """The learner's prediction dict ``name`` as plain data with normalized keys, or the
     judgement that names the expected form (a dict with exactly ``keys``)."""
     value = ns[name]
-    shown = ", ".join(repr(key) for key in keys)
-    if not isinstance(value, dict):
-        return False, "prediction_not_a_dict", {"name": name, "keys": shown, "kind": kind(value)}
-    given = normalized_keys(plain(value))
-    if set(given) != set(keys):
-        written = ", ".join(repr(key) for key in plain(value)) or "-"
-        return False, "prediction_keys", {"name": name, "keys": shown, "given": written}
+    given = dict_with_keys(value, name, keys)
+    if not isinstance(given, dict):
+        return given
     for key in keys:  # the form before the value, so a right number as 2.0 is not "wrong"
         wanted = PREDICTION_TYPES[key]
         if type(given[key]) is not wanted:
@@ -116,9 +112,7 @@ def _call_shown(tool_call: ToolCall) -> str:
     tool's arguments model reads them); other values with ``repr``.
     """
     arguments = ", ".join(
-        f"{name}={float(value)!r}"
-        if type(value) in (int, float)
-        else f"{name}={value!r}"
+        f"{name}={float(value)!r}" if type(value) in (int, float) else f"{name}={value!r}"
         for name, value in sorted(dict(tool_call.arguments).items())
     )
     return f"{tool_call.name}({arguments})"

@@ -17,9 +17,9 @@ from typing import Any
 from agentcore.course.judges.core import (
     Judgement,
     Namespace,
+    dict_with_keys,
     exercise,
     kind,
-    normalized_keys,
     plain,
     same,
     written_key,
@@ -69,19 +69,6 @@ def _right(outcome: Any) -> bool:
     return bool(outcome.right_arguments if outcome.task.expect_tool else outcome.right_tool)
 
 
-def _with_keys(value: Any, name: str, keys: tuple[str, ...]) -> dict[str, Any] | Judgement:
-    """``value`` as a plain dict keyed by ``keys`` (spelled as the course's one rule reads
-    them: case and surrounding blanks aside), or the judgement that says what is wrong."""
-    shown = ", ".join(repr(key) for key in keys)
-    if not isinstance(value, dict):
-        return False, "prediction_not_a_dict", {"name": name, "keys": shown, "kind": kind(value)}
-    given = normalized_keys(plain(value))
-    if set(given) != set(keys):
-        written = ", ".join(repr(key) for key in plain(value)) or "-"
-        return False, "prediction_keys", {"name": name, "keys": shown, "given": written}
-    return given
-
-
 CARELESS_KEYS = ("tasks right", "unnecessary calls", "recovered")
 
 
@@ -104,7 +91,7 @@ def careless_prediction(ns: Namespace) -> Judgement:
     (or none) for, how many tool calls it makes in the tasks that need none, and in how many
     tasks it recovers from a failed call."""
     value = ns["my_prediction"]
-    given = _with_keys(value, "my_prediction", CARELESS_KEYS)
+    given = dict_with_keys(value, "my_prediction", CARELESS_KEYS)
     if not isinstance(given, dict):
         return given
     for key in CARELESS_KEYS:
@@ -131,7 +118,7 @@ def live_task(ns: Namespace) -> Judgement:
     ``"expect_tool"`` (a tool's name, or ``None`` for no tool). Run as one task by the keyword
     chooser, it must pass with the honest teaching record and fail with the tool that pretends
     to be live (:func:`~agentcore.course.tool_choice.lesson_tools`, in the lesson's language)."""
-    given = _with_keys(ns["my_live_task"], "my_live_task", LIVE_KEYS)
+    given = dict_with_keys(ns["my_live_task"], "my_live_task", LIVE_KEYS)
     if not isinstance(given, dict):
         return given
     request, expected = given["request"], given["expect_tool"]

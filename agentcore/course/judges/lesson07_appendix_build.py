@@ -31,6 +31,7 @@ from agentcore.course.judges.core import (
     Namespace,
     asked_twice,
     call,
+    dict_with_keys,
     error_name,
     exercise,
     fresh_call_id,
@@ -40,7 +41,6 @@ from agentcore.course.judges.core import (
     spelled,
     written_key,
 )
-from agentcore.course.judges.lesson07 import _with_keys
 from agentcore.course.text import Language, current_language, phrase
 from agentcore.protocol import ModelTurn, ToolCall
 from agentcore.runtime import AgentRuntime
@@ -388,7 +388,7 @@ def dependent_calls(ns: Namespace) -> Judgement:
     turns"`` (ints) and ``"fahrenheit"`` (a number): the run's counts and the Fahrenheit value
     the conversion returned, as :func:`dependent_reference` finds them (within 0.05)."""
     value = ns["my_dependent_prediction"]
-    given = _with_keys(value, "my_dependent_prediction", DEPENDENT_KEYS)
+    given = dict_with_keys(value, "my_dependent_prediction", DEPENDENT_KEYS)
     if not isinstance(given, dict):
         return given
     for key in DEPENDENT_KEYS:
